@@ -1,0 +1,60 @@
+namespace SlimPool;
+
+/// <summary>
+/// What every pool offers: SlimPool's own <see cref="SlimThreadPool"/> and the built-in pool's adapter
+/// <see cref="ManagedThreadPool"/> implement it, so that benchmarks, tests and applications can swap one
+/// for the other.
+/// </summary>
+/// <remarks>
+/// <para><c>Queue</c> throws <see cref="ObjectDisposedException"/> once the pool is disposed; <c>TryQueue</c>
+/// returns <see langword="false"/> instead. A <see langword="null"/> callback or work item throws
+/// <see cref="ArgumentNullException"/> from both.</para>
+/// <para>Every accepted item runs exactly once. Disposing drains: it stops accepting, runs every item already
+/// accepted, then returns.</para>
+/// </remarks>
+public interface IThreadPool : IDisposable, IAsyncDisposable
+{
+    /// <summary>The number of threads that run work items.</summary>
+    int WorkerCount { get; }
+
+    /// <summary>Queues <paramref name="callback"/> to run on the pool.</summary>
+    /// <param name="callback">The work to run.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    void Queue(Action callback);
+
+    /// <summary>
+    /// Queues <paramref name="callback"/> to run on the pool with <paramref name="state"/> as its argument.
+    /// With a cached (static) delegate this path allocates nothing per item.
+    /// </summary>
+    /// <param name="callback">The work to run.</param>
+    /// <param name="state">The argument passed to <paramref name="callback"/>.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    void Queue(Action<object?> callback, object? state);
+
+    /// <summary>Queues a reusable work item; <see cref="IWorkItem.Execute"/> runs once on the pool.</summary>
+    /// <param name="workItem">The work to run.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="workItem"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    void Queue(IWorkItem workItem);
+
+    /// <summary>Queues <paramref name="callback"/>, or returns <see langword="false"/> if the pool no longer accepts work.</summary>
+    /// <param name="callback">The work to run.</param>
+    /// <returns><see langword="true"/> if the item was accepted and will run exactly once.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
+    bool TryQueue(Action callback);
+
+    /// <summary>Queues <paramref name="callback"/> with <paramref name="state"/>, or returns <see langword="false"/> if the pool no longer accepts work.</summary>
+    /// <param name="callback">The work to run.</param>
+    /// <param name="state">The argument passed to <paramref name="callback"/>.</param>
+    /// <returns><see langword="true"/> if the item was accepted and will run exactly once.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
+    bool TryQueue(Action<object?> callback, object? state);
+
+    /// <summary>Queues a reusable work item, or returns <see langword="false"/> if the pool no longer accepts work.</summary>
+    /// <param name="workItem">The work to run.</param>
+    /// <returns><see langword="true"/> if the item was accepted and will run exactly once.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="workItem"/> is <see langword="null"/>.</exception>
+    bool TryQueue(IWorkItem workItem);
+}

@@ -1,0 +1,207 @@
+using System.Diagnostics;
+using SlimPool.Diagnostics;
+
+namespace SlimPool;
+
+/// <summary>
+/// An <see cref="IThreadPool"/> over the built-in <see cref="ThreadPool"/>, so that benchmarks, tests and
+/// applications can run it through the same interface as <see cref="SlimThreadPool"/>.
+/// </summary>
+/// <remarks>
+/// <para>The built-in pool is process-wide and cannot be shut down. Disposing this adapter stops it from
+/// accepting work and waits until every item it accepted has run.</para>
+/// <para>To honour the <see cref="IThreadPool"/> contract, each item runs inside a try/catch that routes an
+/// exception to the callback (the built-in pool would crash the process), and the adapter counts queued and
+/// completed items on per-core counters. That is one small object per item, as the built-in pool allocates
+/// anyway, and two uncontended atomic adds.</para>
+/// </remarks>
+public sealed class ManagedThreadPool : IThreadPool
+{
+    private readonly bool _flowExecutionContext;
+    private readonly Action<Exception>? _unhandledException;
+    private readonly StripedCounter _queued = new();
+    private readonly StripedCounter _completed = new();
+    private int _disposed;
+
+    /// <summary>Queues with <see cref="ThreadPool.QueueUserWorkItem(WaitCallback, object?)"/>-style calls, which flow <see cref="ExecutionContext"/>.</summary>
+    public ManagedThreadPool()
+        : this(flowExecutionContext: true)
+    {
+    }
+
+    /// <summary>Creates the adapter.</summary>
+    /// <param name="flowExecutionContext">
+    /// <see langword="true"/> to queue with <c>ThreadPool.QueueUserWorkItem</c> (flows
+    /// <see cref="ExecutionContext"/>); <see langword="false"/> to use <c>ThreadPool.UnsafeQueueUserWorkItem</c>.
+    /// </param>
+    /// <param name="unhandledException">
+    /// Called with each exception a work item throws; by default exceptions are written to <see cref="Trace"/>.
+    /// </param>
+    public ManagedThreadPool(bool flowExecutionContext, Action<Exception>? unhandledException = null)
+    {
+        _flowExecutionContext = flowExecutionContext;
+        _unhandledException = unhandledException;
+    }
+
+    /// <summary>The built-in pool's current number of threads (<see cref="ThreadPool.ThreadCount"/>).</summary>
+    public int WorkerCount => ThreadPool.ThreadCount;
+
+    /// <inheritdoc />
+    public void Queue(Action callback)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        if (!TryQueueCore(callback, null))
+        {
+            ThrowDisposed();
+        }
+    }
+
+    /// <inheritdoc />
+    public void Queue(Action<object?> callback, object? state)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        if (!TryQueueCore(callback, state))
+        {
+            ThrowDisposed();
+        }
+    }
+
+    /// <inheritdoc />
+    public void Queue(IWorkItem workItem)
+    {
+        ArgumentNullException.ThrowIfNull(workItem);
+        if (!TryQueueCore(workItem, null))
+        {
+            ThrowDisposed();
+        }
+    }
+
+    /// <inheritdoc />
+    public bool TryQueue(Action callback)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        return TryQueueCore(callback, null);
+    }
+
+    /// <inheritdoc />
+    public bool TryQueue(Action<object?> callback, object? state)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        return TryQueueCore(callback, state);
+    }
+
+    /// <inheritdoc />
+    public bool TryQueue(IWorkItem workItem)
+    {
+        ArgumentNullException.ThrowIfNull(workItem);
+        return TryQueueCore(workItem, null);
+    }
+
+    /// <summary>Stops accepting work and waits until every accepted item has run. Idempotent.</summary>
+    public void Dispose()
+    {
+        Volatile.Write(ref _disposed, 1);
+        Interlocked.MemoryBarrier(); // pairs with TryQueueCore: count, fence, then read _disposed
+        var spinner = default(SpinWait);
+        // Completed first, then queued: a cell's queued count never drops below its accepted items, so equality
+        // means every accepted item has completed.
+        while (_completed.Sum() != _queued.Sum())
+        {
+            spinner.SpinOnce(sleep1Threshold: 20);
+        }
+    }
+
+    /// <summary>Like <see cref="Dispose"/>, waiting asynchronously.</summary>
+    /// <returns>A task that completes when every accepted item has run.</returns>
+    public async ValueTask DisposeAsync()
+    {
+        Volatile.Write(ref _disposed, 1);
+        Interlocked.MemoryBarrier();
+        while (_completed.Sum() != _queued.Sum())
+        {
+            await Task.Delay(1).ConfigureAwait(false);
+        }
+    }
+
+    private static void ThrowDisposed() =>
+        throw new ObjectDisposedException(nameof(ManagedThreadPool), "The adapter has been disposed and no longer accepts work.");
+
+    private bool TryQueueCore(object callback, object? state)
+    {
+        if (Volatile.Read(ref _disposed) != 0)
+        {
+            return false;
+        }
+
+        // Count first (an interlocked add: a full fence), then look at _disposed again: Dispose either sees
+        // our count and waits for the item, or we see Dispose and undo the count.
+        int cell = _queued.Increment();
+        if (Volatile.Read(ref _disposed) != 0)
+        {
+            _queued.Decrement(cell);
+            return false;
+        }
+
+        var work = new WorkState(this, callback, state);
+        if (_flowExecutionContext)
+        {
+            ThreadPool.QueueUserWorkItem(static w => w.Run(), work, preferLocal: false);
+        }
+        else
+        {
+            ThreadPool.UnsafeQueueUserWorkItem(static w => w.Run(), work, preferLocal: false);
+        }
+
+        return true;
+    }
+
+    private void ReportUnhandled(Exception exception)
+    {
+        Action<Exception>? handler = _unhandledException;
+        if (handler is null)
+        {
+            Trace.TraceError($"SlimPool.ManagedThreadPool: a work item threw an unhandled exception: {exception}");
+            return;
+        }
+
+        try
+        {
+            handler(exception);
+        }
+        catch (Exception handlerException)
+        {
+            Trace.TraceError($"SlimPool.ManagedThreadPool: the unhandled-exception callback threw: {handlerException}");
+        }
+    }
+
+    // A struct: the built-in pool boxes it into its own per-item object, so the adapter adds no allocation.
+    private readonly struct WorkState(ManagedThreadPool pool, object callback, object? state)
+    {
+        public void Run()
+        {
+            try
+            {
+                if (callback is Action<object?> withState)
+                {
+                    withState(state);
+                }
+                else if (callback is Action action)
+                {
+                    action();
+                }
+                else
+                {
+                    ((IWorkItem)callback).Execute();
+                }
+            }
+            catch (Exception exception)
+            {
+                pool.ReportUnhandled(exception);
+            }
+            finally
+            {
+                pool._completed.Increment();
+            }
+        }
+    }
+}

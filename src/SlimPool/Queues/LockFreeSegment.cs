@@ -1,0 +1,144 @@
+using System.Runtime.CompilerServices;
+
+namespace SlimPool.Queues;
+
+/// <summary>
+/// One bounded ring of <see cref="LockFreeWorkQueue"/>: cells with sequence numbers (Vyukov's bounded MPMC
+/// queue), a padded head and tail, and a frozen bit in the tail.
+/// </summary>
+/// <remarks>
+/// Cell <c>i</c> starts with sequence <c>i</c>. A producer at position <c>t</c> may write the cell when its
+/// sequence equals <c>t</c>, and publishes the entry by storing <c>t + 1</c> (release). A consumer at position
+/// <c>h</c> may take the cell when its sequence equals <c>h + 1</c>, and frees it for the next lap by storing
+/// <c>h + Length</c> (release). The positions themselves advance by compare-and-swap, so each position is owned
+/// by exactly one producer and then exactly one consumer.
+/// </remarks>
+internal sealed class LockFreeSegment
+{
+    // Set in the tail once the segment is frozen: every later producer CAS sees a different value and fails.
+    private const long FrozenBit = 1L << 62;
+
+    private readonly Cell[] _cells;
+    private readonly int _mask;
+    private PaddedHeadAndTail _positions;
+    private volatile LockFreeSegment? _next;
+
+    public LockFreeSegment(int length)
+    {
+        _cells = new Cell[length];
+        _mask = length - 1;
+        for (int i = 0; i < _cells.Length; i++)
+        {
+            _cells[i].Sequence = i;
+        }
+    }
+
+    public int Length => _cells.Length;
+
+    public LockFreeSegment? Next
+    {
+        get => _next;
+        set => _next = value;
+    }
+
+    public bool IsEmpty
+    {
+        get
+        {
+            // Head first, then tail: head never passes tail, so tail <= head here means the two were equal
+            // at the moment the tail was read.
+            long head = Volatile.Read(ref _positions.Head);
+            long tail = Volatile.Read(ref _positions.Tail) & ~FrozenBit;
+            return tail <= head;
+        }
+    }
+
+    public long Count
+    {
+        get
+        {
+            long head = Volatile.Read(ref _positions.Head);
+            long tail = Volatile.Read(ref _positions.Tail) & ~FrozenBit;
+            return Math.Max(0, tail - head);
+        }
+    }
+
+    public void Freeze() => Interlocked.Or(ref _positions.Tail, FrozenBit);
+
+    public bool TryEnqueue(in QueuedWorkItem item)
+    {
+        Cell[] cells = _cells;
+        while (true)
+        {
+            long tail = Volatile.Read(ref _positions.Tail);
+            if ((tail & FrozenBit) != 0)
+            {
+                return false;
+            }
+
+            ref Cell cell = ref cells[(int)tail & _mask];
+            long diff = Volatile.Read(ref cell.Sequence) - tail;
+            if (diff == 0)
+            {
+                if (Interlocked.CompareExchange(ref _positions.Tail, tail + 1, tail) == tail)
+                {
+                    cell.Item = item;
+                    Volatile.Write(ref cell.Sequence, tail + 1); // publish: pairs with the consumer's acquire
+                    return true;
+                }
+            }
+            else if (diff < 0)
+            {
+                // The cell still holds the entry from one lap ago: the ring is full.
+                return false;
+            }
+
+            // Another producer claimed this position first; try the next one.
+        }
+    }
+
+    public bool TryDequeue(out QueuedWorkItem item)
+    {
+        Cell[] cells = _cells;
+        SpinWait spinner = default;
+        while (true)
+        {
+            long head = Volatile.Read(ref _positions.Head);
+            ref Cell cell = ref cells[(int)head & _mask];
+            long diff = Volatile.Read(ref cell.Sequence) - (head + 1);
+            if (diff == 0)
+            {
+                if (Interlocked.CompareExchange(ref _positions.Head, head + 1, head) == head)
+                {
+                    item = cell.Item;
+                    cell.Item = default; // do not keep the delegate and state alive
+                    Volatile.Write(ref cell.Sequence, head + cells.Length); // free the cell for the next lap
+                    return true;
+                }
+            }
+            else if (diff < 0)
+            {
+                // Not written for this lap. Either nothing was claimed (empty), or a producer claimed this
+                // position and is between its CAS and its publish: wait for it rather than report "empty",
+                // because its Enqueue may complete at any moment and later positions may already be complete.
+                long tail = Volatile.Read(ref _positions.Tail) & ~FrozenBit;
+                if (tail <= head)
+                {
+                    item = default;
+                    return false;
+                }
+
+                spinner.SpinOnce(sleep1Threshold: -1);
+                continue;
+            }
+
+            // Another consumer took this position first; try the next one.
+        }
+    }
+
+    private struct Cell
+    {
+        public QueuedWorkItem Item;
+        public long Sequence;
+    }
+}

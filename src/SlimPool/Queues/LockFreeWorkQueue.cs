@@ -1,0 +1,122 @@
+namespace SlimPool.Queues;
+
+/// <summary>
+/// A multi-producer, multi-consumer FIFO <see cref="IWorkQueue"/> without locks on its hot paths (the seed
+/// design's <c>slimqless2</c>): a linked list of ring segments whose cells carry sequence numbers.
+/// </summary>
+/// <remarks>
+/// <para>Producers and consumers each claim a position with one compare-and-swap; the cell's sequence number
+/// says whether it is free for this lap (producers) or holds this lap's entry (consumers). A segment is a ring
+/// that is reused lap after lap, so a queue whose consumers keep up allocates nothing. When a ring is full its
+/// producers freeze it and link a segment twice its size (up to 2^20 cells); consumers move on once the frozen
+/// ring is drained. Only growth takes a lock.</para>
+/// <para>A consumer that reaches a cell a producer has claimed but not yet written waits for that write, so
+/// <see cref="TryDequeue"/> fails only when no position was claimed: the guarantee the pool's idle protocol
+/// needs.</para>
+/// </remarks>
+public sealed class LockFreeWorkQueue : IWorkQueue
+{
+    private const int InitialSegmentLength = 1024;
+    private const int MaxSegmentLength = 1 << 20;
+
+    private readonly Lock _growLock = new();
+
+    // Consumers read and advance _head; producers read and replace _tail (under _growLock). Both only move
+    // forward along the _next links.
+    private volatile LockFreeSegment _head;
+    private volatile LockFreeSegment _tail;
+
+    /// <summary>Creates an empty queue.</summary>
+    public LockFreeWorkQueue()
+    {
+        _head = _tail = new LockFreeSegment(InitialSegmentLength);
+    }
+
+    /// <inheritdoc />
+    public bool IsEmpty
+    {
+        get
+        {
+            // A completed Enqueue linked its segment before returning, so walking from _head sees it.
+            for (LockFreeSegment? segment = _head; segment is not null; segment = segment.Next)
+            {
+                if (!segment.IsEmpty)
+                {
+                    return false;
+                }
+            }
+
+            return true;
+        }
+    }
+
+    /// <inheritdoc />
+    public int Count
+    {
+        get
+        {
+            long count = 0;
+            for (LockFreeSegment? segment = _head; segment is not null; segment = segment.Next)
+            {
+                count += segment.Count;
+            }
+
+            return (int)Math.Min(count, int.MaxValue);
+        }
+    }
+
+    /// <inheritdoc />
+    public void Enqueue(in QueuedWorkItem item)
+    {
+        while (true)
+        {
+            LockFreeSegment tail = _tail;
+            if (tail.TryEnqueue(item))
+            {
+                return;
+            }
+
+            // The ring is full (or was frozen by another producer): grow once, then retry on the new tail.
+            lock (_growLock)
+            {
+                if (tail == _tail)
+                {
+                    // Freeze before linking: once a consumer can see Next, no producer can still add to this
+                    // ring, so "ring empty and Next set" means "ring finished" (see TryDequeue).
+                    tail.Freeze();
+                    var next = new LockFreeSegment(Math.Min(tail.Length * 2, MaxSegmentLength));
+                    tail.Next = next;
+                    _tail = next;
+                }
+            }
+        }
+    }
+
+    /// <inheritdoc />
+    public bool TryDequeue(out QueuedWorkItem item)
+    {
+        while (true)
+        {
+            LockFreeSegment head = _head;
+            if (head.TryDequeue(out item))
+            {
+                return true;
+            }
+
+            LockFreeSegment? next = head.Next;
+            if (next is null)
+            {
+                return false;
+            }
+
+            // Next was set after head was frozen. The look above may predate the freeze, so look once more:
+            // this look sees the frozen, final tail, and if it finds nothing the ring is drained for good.
+            if (head.TryDequeue(out item))
+            {
+                return true;
+            }
+
+            Interlocked.CompareExchange(ref _head, next, head);
+        }
+    }
+}

@@ -1,0 +1,53 @@
+using System.Runtime.CompilerServices;
+
+namespace SlimPool.Queues;
+
+/// <summary>
+/// One queued work item as an <see cref="IWorkQueue"/> stores it: a struct of three references (callback,
+/// state, captured <see cref="ExecutionContext"/>), so queueing allocates nothing beyond the queue's own,
+/// reused storage.
+/// </summary>
+/// <remarks>
+/// The contents are opaque: a queue only stores and returns entries. <see langword="default"/> is an empty
+/// entry that a pool never enqueues.
+/// </remarks>
+public readonly struct QueuedWorkItem
+{
+    // _callback is exactly one of: Action<object?> (with _state), Action, or IWorkItem. Action and
+    // Action<object?> are sealed, so an exact type test tells them apart without an interface cast.
+    private readonly object? _callback;
+    private readonly object? _state;
+    private readonly ExecutionContext? _context;
+
+    internal QueuedWorkItem(object callback, object? state, ExecutionContext? context)
+    {
+        _callback = callback;
+        _state = state;
+        _context = context;
+    }
+
+    /// <summary>Whether this is the empty <see langword="default"/> entry.</summary>
+    public bool IsEmpty => _callback is null;
+
+    /// <summary>The ExecutionContext captured when the item was queued, or <see langword="null"/> when none flows.</summary>
+    internal ExecutionContext? Context => _context;
+
+    /// <summary>Runs the item's callback on the current thread; exceptions propagate to the caller.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal void Invoke()
+    {
+        object? callback = _callback;
+        if (callback!.GetType() == typeof(Action<object?>))
+        {
+            Unsafe.As<Action<object?>>(callback)(_state);
+        }
+        else if (callback.GetType() == typeof(Action))
+        {
+            Unsafe.As<Action>(callback)();
+        }
+        else
+        {
+            Unsafe.As<IWorkItem>(callback).Execute();
+        }
+    }
+}

@@ -1,0 +1,150 @@
+namespace SlimPool.Queues;
+
+/// <summary>
+/// A Chase–Lev work-stealing deque: its owner pushes and pops at the bottom (last in, first out), any other
+/// thread steals from the top (first in, first out). The array grows when full and is never shrunk.
+/// </summary>
+/// <remarks>
+/// <para>Ownership: <see cref="Push"/> and <see cref="TryPop"/> are called only by the owning worker, which
+/// alone writes <c>Tail</c> (the bottom) and the array. Thieves and the owner advance <c>Head</c> (the top)
+/// only by compare-and-swap, so each position is taken by exactly one thread.</para>
+/// <para>The one race is for the last entry. The owner first lowers the bottom with a full fence
+/// (<see cref="Interlocked.Exchange(ref long, long)"/>), then reads the top; a thief reads the top, then (after
+/// a full fence) the bottom. Whichever order the two run in, at least one sees the other's move, and when both
+/// could still want the same last entry, both contend on the top with a CAS that only one wins.</para>
+/// </remarks>
+internal sealed class WorkStealingDeque
+{
+    private const int InitialLength = 256;
+
+    private volatile QueuedWorkItem[] _items = new QueuedWorkItem[InitialLength];
+    private PaddedHeadAndTail _positions; // Head = top (steal end), Tail = bottom (owner end)
+
+    public WorkStealingDeque(object owner, int workerIndex)
+    {
+        Owner = owner;
+        WorkerIndex = workerIndex;
+    }
+
+    /// <summary>The queue this deque belongs to; a thread-static deque is used only by its owner queue.</summary>
+    public object Owner { get; }
+
+    public int WorkerIndex { get; }
+
+    public bool IsEmpty
+    {
+        get
+        {
+            long head = Volatile.Read(ref _positions.Head);
+            return Volatile.Read(ref _positions.Tail) <= head;
+        }
+    }
+
+    public int Count
+    {
+        get
+        {
+            long head = Volatile.Read(ref _positions.Head);
+            return (int)Math.Max(0, Volatile.Read(ref _positions.Tail) - head);
+        }
+    }
+
+    /// <summary>Owner only: adds an entry at the bottom.</summary>
+    public void Push(in QueuedWorkItem item)
+    {
+        long bottom = _positions.Tail; // only the owner writes it
+        long top = Volatile.Read(ref _positions.Head);
+        QueuedWorkItem[] items = _items;
+        if (bottom - top >= items.Length)
+        {
+            items = Grow(items, top, bottom);
+        }
+
+        items[(int)bottom & (items.Length - 1)] = item;
+
+        // Release: the entry is written before a thief can see the new bottom.
+        Volatile.Write(ref _positions.Tail, bottom + 1);
+    }
+
+    /// <summary>Owner only: takes the newest entry.</summary>
+    public bool TryPop(out QueuedWorkItem item)
+    {
+        long bottom = _positions.Tail - 1;
+        QueuedWorkItem[] items = _items;
+
+        // Full fence: the lowered bottom is visible before we read the top (pairs with TrySteal's fence).
+        Interlocked.Exchange(ref _positions.Tail, bottom);
+        long top = Volatile.Read(ref _positions.Head);
+
+        if (top > bottom)
+        {
+            // Empty: undo.
+            Volatile.Write(ref _positions.Tail, bottom + 1);
+            item = default;
+            return false;
+        }
+
+        int index = (int)bottom & (items.Length - 1);
+        item = items[index];
+        if (top < bottom)
+        {
+            // At least one other entry stays, so no thief can reach this slot: no race, and we may clear it.
+            items[index] = default;
+            return true;
+        }
+
+        // Last entry: race the thieves for it on the top.
+        bool won = Interlocked.CompareExchange(ref _positions.Head, top + 1, top) == top;
+        Volatile.Write(ref _positions.Tail, bottom + 1);
+        if (!won)
+        {
+            item = default;
+            return false;
+        }
+
+        items[index] = default;
+        return true;
+    }
+
+    /// <summary>Any thread: takes the oldest entry. Fails only when the deque was seen empty.</summary>
+    public bool TrySteal(out QueuedWorkItem item)
+    {
+        while (true)
+        {
+            long top = Volatile.Read(ref _positions.Head);
+            Interlocked.MemoryBarrier(); // pairs with TryPop's Exchange: read top, then bottom
+            long bottom = Volatile.Read(ref _positions.Tail);
+            if (top >= bottom)
+            {
+                item = default;
+                return false;
+            }
+
+            // The slot at top cannot be overwritten while Head == top (Push grows instead), so if the CAS
+            // below succeeds this read was not torn. A thief never clears the slot: after the CAS the owner
+            // may already be reusing it.
+            QueuedWorkItem[] items = _items;
+            item = items[(int)top & (items.Length - 1)];
+            if (Interlocked.CompareExchange(ref _positions.Head, top + 1, top) == top)
+            {
+                return true;
+            }
+
+            // Lost to another thief or to the owner's last pop: look again rather than fail spuriously.
+        }
+    }
+
+    private QueuedWorkItem[] Grow(QueuedWorkItem[] items, long top, long bottom)
+    {
+        // Thieves holding the old array still read valid entries from it: positions top..bottom-1 are copied,
+        // not moved, and the old array is never written again.
+        var grown = new QueuedWorkItem[items.Length * 2];
+        for (long i = top; i < bottom; i++)
+        {
+            grown[(int)i & (grown.Length - 1)] = items[(int)i & (items.Length - 1)];
+        }
+
+        _items = grown;
+        return grown;
+    }
+}

@@ -1,0 +1,70 @@
+using SlimPool.Queues;
+
+namespace SlimPool.Scheduling;
+
+/// <summary>
+/// The seed design's idle wait: one <see cref="AutoResetEvent"/> shared by all workers and a count of idle
+/// workers; a push sets the event only when that count is above zero.
+/// </summary>
+/// <remarks>
+/// The seed blocked right after counting itself idle; we add the re-check of the queue between the two,
+/// without which an item queued between the worker's last look and its announcement would wait for the next
+/// push (a lost wake-up). The event is sticky, so a Set that lands before the worker blocks is not lost. One
+/// Set releases one waiter; a worker that exits on shutdown sets it again for the next (an exit chain).
+/// </remarks>
+internal sealed class AutoResetEventIdleWait : IdleWait
+{
+    private readonly AutoResetEvent _event = new(initialState: false);
+    private PaddedInt _idleCount;
+
+    public AutoResetEventIdleWait(IWorkQueue queue)
+        : base(queue)
+    {
+    }
+
+    public override void OnWorkQueued()
+    {
+        // The producer fenced after publishing its item, so this read pairs with the worker's Increment below.
+        if (Volatile.Read(ref _idleCount.Value) > 0)
+        {
+            _event.Set();
+        }
+    }
+
+    public override void WaitForWork(int worker)
+    {
+        Interlocked.Increment(ref _idleCount.Value); // announce idle: a full fence
+        try
+        {
+            // Re-check after announcing (see IdleWait): an item published before our announcement is seen here;
+            // one published after it makes its producer see _idleCount > 0 and Set the event.
+            if (!Queue.IsEmpty || IsStopping)
+            {
+                return;
+            }
+
+            _event.WaitOne();
+        }
+        finally
+        {
+            Interlocked.Decrement(ref _idleCount.Value);
+        }
+    }
+
+    public override void OnWorkerExiting(int worker)
+    {
+        // Exit chain: one Set released us; release the next idle worker so it sees IsStopping too.
+        if (Volatile.Read(ref _idleCount.Value) > 0)
+        {
+            _event.Set();
+        }
+    }
+
+    protected override void WakeAll()
+    {
+        if (Volatile.Read(ref _idleCount.Value) > 0)
+        {
+            _event.Set();
+        }
+    }
+}

@@ -1,0 +1,197 @@
+using SlimPool.Queues;
+
+namespace SlimPool.Scheduling;
+
+/// <summary>
+/// The default idle wait: a worker that runs out of work searches (spins over the queue) for a short while,
+/// then parks on its own <see cref="Parker"/>. Parked workers form a last-in, first-out stack.
+/// </summary>
+/// <remarks>
+/// <para><b>State.</b> <c>_state</c> packs two counts: the number of <i>searching</i> workers (awake, not
+/// running an item, looking at the queue) in its low 16 bits and the number of <i>parked</i> workers above.
+/// Every change is an interlocked add (a full fence). The parked count changes only under <c>_lock</c>,
+/// together with the stack, so the count and the stack agree whenever the lock is free.</para>
+/// <para><b>Producer</b> (<see cref="OnWorkQueued"/>, after publish + full fence): wake one parked worker
+/// only if nobody is searching. A searcher will find the item: either it looks at the queue again while
+/// searching, or it announces itself parked, and that announcement is an interlocked write that is followed
+/// by a re-check of the queue. Because the producer read the state before that write, the re-check sees the
+/// producer's item (store-buffer pattern, see <see cref="IdleWait"/>). The woken worker is counted as
+/// searching by its waker, under the lock, so concurrent producers do not wake a second one (no herd).</para>
+/// <para><b>Chain.</b> When the last searcher takes an item and more items wait while workers are parked, it
+/// wakes the next worker. That covers items whose producers skipped the wake because someone was
+/// searching.</para>
+/// <para><b>Ownership.</b> <c>Slot.IsSearching</c> is read and written only by its worker; a waker that moves
+/// a worker from parked to searching changes only the shared count, and the worker sets its flag when it
+/// returns from <see cref="Parker.Park"/>.</para>
+/// </remarks>
+internal sealed class SpinThenParkIdleWait : IdleWait
+{
+    private const int SearchingOne = 1;
+    private const int SearchingMask = 0xFFFF;
+    private const int ParkedOne = 1 << 16;
+
+    private readonly Lock _lock = new();
+    private readonly Slot[] _slots;
+    private readonly int[] _parkedStack; // worker indexes, guarded by _lock
+    private readonly int _spinIterations;
+    private int _parkedTop; // guarded by _lock
+    private PaddedInt _state;
+
+    public SpinThenParkIdleWait(IWorkQueue queue, int maxWorkers, int spinIterations)
+        : base(queue)
+    {
+        _slots = new Slot[maxWorkers];
+        for (int i = 0; i < _slots.Length; i++)
+        {
+            _slots[i] = new Slot();
+        }
+
+        _parkedStack = new int[maxWorkers];
+        _spinIterations = spinIterations;
+    }
+
+    public override void OnWorkerStarted(int worker)
+    {
+        // A worker starts out searching.
+        _slots[worker].IsSearching = true;
+        Interlocked.Add(ref _state.Value, SearchingOne);
+    }
+
+    public override void OnWorkQueued()
+    {
+        int state = Volatile.Read(ref _state.Value);
+        if ((state & SearchingMask) == 0 && state >= ParkedOne)
+        {
+            WakeOne();
+        }
+    }
+
+    public override void OnWorkTaken(int worker)
+    {
+        Slot slot = _slots[worker];
+        if (!slot.IsSearching)
+        {
+            return;
+        }
+
+        slot.IsSearching = false;
+        int state = Interlocked.Add(ref _state.Value, -SearchingOne);
+
+        // Chain: we were the last searcher; if more work waits and someone is parked, pass the search on.
+        // The interlocked add above is the fence that pairs with producers that skipped their wake while we
+        // were searching: either they see no searcher now and wake someone, or we see their item here.
+        if ((state & SearchingMask) == 0 && state >= ParkedOne && !Queue.IsEmpty)
+        {
+            WakeOne();
+        }
+    }
+
+    public override void WaitForWork(int worker)
+    {
+        Slot slot = _slots[worker];
+        if (!slot.IsSearching)
+        {
+            slot.IsSearching = true;
+            Interlocked.Add(ref _state.Value, SearchingOne);
+        }
+
+        // Search: while we spin, producers see a searcher and skip the system call of a wake.
+        for (int i = 0; i < _spinIterations; i++)
+        {
+            if (!Queue.IsEmpty || IsStopping)
+            {
+                return;
+            }
+
+            Thread.SpinWait(20);
+        }
+
+        // Announce: push ourselves and move from searching to parked in one interlocked add (a full fence).
+        lock (_lock)
+        {
+            _parkedStack[_parkedTop++] = worker;
+            Interlocked.Add(ref _state.Value, ParkedOne - SearchingOne);
+        }
+
+        // Re-check after announcing: this is the read that pairs with the producer's publish + fence. An item
+        // published before our announcement is seen here; after it, its producer sees us parked.
+        if (!Queue.IsEmpty || IsStopping)
+        {
+            if (TryUnannounce(worker))
+            {
+                return; // still counted as searching, IsSearching still true
+            }
+
+            // A waker popped us and already counted us as searching; its Unpark is on its way (it is issued
+            // right after the waker leaves the lock). Take it now so that our next Park is not spurious.
+        }
+
+        slot.Parker.Park();
+
+        // Whoever unparked us moved us from parked to searching.
+    }
+
+    protected override void WakeAll()
+    {
+        int[] woken;
+        lock (_lock)
+        {
+            woken = _parkedStack[.._parkedTop];
+            _parkedTop = 0;
+            Interlocked.Add(ref _state.Value, woken.Length * (SearchingOne - ParkedOne));
+        }
+
+        // A worker that parks later takes _lock after us, so its re-check sees IsStopping (set before Stop
+        // called us) and it does not block.
+        foreach (int worker in woken)
+        {
+            _slots[worker].Parker.Unpark();
+        }
+    }
+
+    private void WakeOne()
+    {
+        int worker;
+        lock (_lock)
+        {
+            // Re-read under the lock: a searcher that appeared since the caller's read will see the item.
+            if ((_state.Value & SearchingMask) != 0 || _parkedTop == 0)
+            {
+                return;
+            }
+
+            worker = _parkedStack[--_parkedTop];
+            Interlocked.Add(ref _state.Value, SearchingOne - ParkedOne);
+        }
+
+        _slots[worker].Parker.Unpark();
+    }
+
+    private bool TryUnannounce(int worker)
+    {
+        lock (_lock)
+        {
+            if (_parkedTop == 0)
+            {
+                return false;
+            }
+
+            int index = Array.LastIndexOf(_parkedStack, worker, _parkedTop - 1, _parkedTop);
+            if (index < 0)
+            {
+                return false;
+            }
+
+            Array.Copy(_parkedStack, index + 1, _parkedStack, index, _parkedTop - index - 1);
+            _parkedTop--;
+            Interlocked.Add(ref _state.Value, SearchingOne - ParkedOne);
+            return true;
+        }
+    }
+
+    private sealed class Slot
+    {
+        public readonly Parker Parker = new();
+        public bool IsSearching;
+    }
+}

@@ -1,0 +1,121 @@
+using SlimPool.Queues;
+
+namespace SlimPool;
+
+/// <summary>
+/// Settings for a <see cref="SlimThreadPool"/>. Each property is checked when set and again when the pool is
+/// created; the pool copies the values, so changing the options afterwards does not affect it.
+/// </summary>
+public sealed class SlimThreadPoolOptions
+{
+    /// <summary>The largest <see cref="WorkerCount"/> accepted.</summary>
+    public const int MaxWorkerCount = 32767;
+
+    private int _workerCount = Environment.ProcessorCount;
+    private WorkQueueKind _queue = WorkQueueKind.WorkStealing;
+    private IdleWaitKind _idleWait = IdleWaitKind.SpinThenPark;
+    private string _threadNamePrefix = "SlimPool";
+
+    /// <summary>
+    /// The number of worker threads, from 1 to <see cref="MaxWorkerCount"/>. Default:
+    /// <see cref="Environment.ProcessorCount"/>, one worker per core; more threads are not faster for CPU-bound
+    /// work.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is below 1 or above <see cref="MaxWorkerCount"/>.</exception>
+    public int WorkerCount
+    {
+        get => _workerCount;
+        set
+        {
+            ValidateWorkerCount(value);
+            _workerCount = value;
+        }
+    }
+
+    /// <summary>
+    /// Which built-in queue the pool uses. Default: <see cref="WorkQueueKind.WorkStealing"/>, the fastest on the
+    /// comparison program (see docs/performance.md). Ignored when <see cref="QueueFactory"/> is set.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is not a defined <see cref="WorkQueueKind"/>.</exception>
+    public WorkQueueKind Queue
+    {
+        get => _queue;
+        set
+        {
+            if (!Enum.IsDefined(value))
+            {
+                throw new ArgumentOutOfRangeException(nameof(Queue), value, $"{nameof(Queue)} must be a defined {nameof(WorkQueueKind)}.");
+            }
+
+            _queue = value;
+        }
+    }
+
+    /// <summary>
+    /// Creates the pool's queue; when set, it overrides <see cref="Queue"/>. Called once, by the pool's
+    /// constructor, which throws <see cref="InvalidOperationException"/> if it returns <see langword="null"/>.
+    /// The queue must follow the <see cref="IWorkQueue"/> contract. Default: <see langword="null"/>.
+    /// </summary>
+    public Func<IWorkQueue>? QueueFactory { get; set; }
+
+    /// <summary>How idle workers wait for work. Default: <see cref="IdleWaitKind.SpinThenPark"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is not a defined <see cref="IdleWaitKind"/>.</exception>
+    public IdleWaitKind IdleWait
+    {
+        get => _idleWait;
+        set
+        {
+            if (!Enum.IsDefined(value))
+            {
+                throw new ArgumentOutOfRangeException(nameof(IdleWait), value, $"{nameof(IdleWait)} must be a defined {nameof(IdleWaitKind)}.");
+            }
+
+            _idleWait = value;
+        }
+    }
+
+    /// <summary>
+    /// Whether each item runs in the <see cref="ExecutionContext"/> captured when it was queued (so
+    /// <see cref="AsyncLocal{T}"/> values flow into it). Default: <see langword="false"/>: flowing costs a
+    /// capture per queue and a context switch per item. Either way, an item never sees context left behind by
+    /// the item before it.
+    /// </summary>
+    public bool FlowExecutionContext { get; set; }
+
+    /// <summary>
+    /// The start of each worker thread's name; workers are named <c>"{prefix} #{n}"</c>, n from 1.
+    /// Default: <c>"SlimPool"</c>.
+    /// </summary>
+    /// <exception cref="ArgumentNullException">The value is <see langword="null"/>.</exception>
+    public string ThreadNamePrefix
+    {
+        get => _threadNamePrefix;
+        set
+        {
+            ArgumentNullException.ThrowIfNull(value, nameof(ThreadNamePrefix));
+            _threadNamePrefix = value;
+        }
+    }
+
+    /// <summary>
+    /// Called, on the worker, with each exception a work item throws; the worker then goes on with the next
+    /// item. An exception thrown by the callback itself is written to <see cref="System.Diagnostics.Trace"/>.
+    /// Default: <see langword="null"/>: exceptions are written to <see cref="System.Diagnostics.Trace"/>.
+    /// Either way each one is counted in <see cref="SlimThreadPool.UnhandledExceptionCount"/>.
+    /// </summary>
+    public Action<Exception>? UnhandledException { get; set; }
+
+    /// <summary>Checks every setting; the pool calls it before using the options.</summary>
+    internal void Validate()
+    {
+        ValidateWorkerCount(_workerCount);
+    }
+
+    private static void ValidateWorkerCount(int value)
+    {
+        if (value is < 1 or > MaxWorkerCount)
+        {
+            throw new ArgumentOutOfRangeException(nameof(WorkerCount), value, $"{nameof(WorkerCount)} must be between 1 and {MaxWorkerCount}.");
+        }
+    }
+}
