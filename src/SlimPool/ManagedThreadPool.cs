@@ -17,6 +17,11 @@ namespace SlimPool;
 /// </remarks>
 public sealed class ManagedThreadPool : IThreadPool
 {
+    // The adapter whose item the current thread is running, if any: Dispose called from inside an item must
+    // not wait for that item.
+    [ThreadStatic]
+    private static ManagedThreadPool? t_running;
+
     private readonly bool _flowExecutionContext;
     private readonly Action<Exception>? _unhandledException;
     private readonly StripedCounter _queued = new();
@@ -100,12 +105,9 @@ public sealed class ManagedThreadPool : IThreadPool
     /// <summary>Stops accepting work and waits until every accepted item has run. Idempotent.</summary>
     public void Dispose()
     {
-        Volatile.Write(ref _disposed, 1);
-        Interlocked.MemoryBarrier(); // pairs with TryQueueCore: count, fence, then read _disposed
+        StopAccepting();
         var spinner = default(SpinWait);
-        // Completed first, then queued: a cell's queued count never drops below its accepted items, so equality
-        // means every accepted item has completed.
-        while (_completed.Sum() != _queued.Sum())
+        while (!IsDrained())
         {
             spinner.SpinOnce(sleep1Threshold: 20);
         }
@@ -115,12 +117,27 @@ public sealed class ManagedThreadPool : IThreadPool
     /// <returns>A task that completes when every accepted item has run.</returns>
     public async ValueTask DisposeAsync()
     {
-        Volatile.Write(ref _disposed, 1);
-        Interlocked.MemoryBarrier();
-        while (_completed.Sum() != _queued.Sum())
+        StopAccepting();
+        while (!IsDrained())
         {
             await Task.Delay(1).ConfigureAwait(false);
         }
+    }
+
+    private void StopAccepting()
+    {
+        Volatile.Write(ref _disposed, 1);
+        Interlocked.MemoryBarrier(); // pairs with TryQueueCore: count, fence, then read _disposed
+    }
+
+    private bool IsDrained()
+    {
+        // Completed first, then queued: a cell's queued count never drops below its accepted items, so the
+        // difference never undercounts what is outstanding. The item running this call (if any) cannot finish
+        // before it returns, so it does not count.
+        long completed = _completed.Sum();
+        long outstanding = _queued.Sum() - completed;
+        return outstanding <= (t_running == this ? 1 : 0);
     }
 
     private static void ThrowDisposed() =>
@@ -179,6 +196,8 @@ public sealed class ManagedThreadPool : IThreadPool
     {
         public void Run()
         {
+            ManagedThreadPool? outer = t_running;
+            t_running = pool;
             try
             {
                 if (callback is Action<object?> withState)
@@ -200,6 +219,7 @@ public sealed class ManagedThreadPool : IThreadPool
             }
             finally
             {
+                t_running = outer;
                 pool._completed.Increment();
             }
         }

@@ -1,0 +1,385 @@
+using System.Collections.Concurrent;
+using SlimPool.Tests.Infrastructure;
+
+namespace SlimPool.Tests.Contracts;
+
+/// <summary>
+/// What every <see cref="IThreadPool"/> promises, run against each SlimPool configuration and against the
+/// built-in pool's adapter (like the Channels tests run one suite per channel kind).
+/// </summary>
+public abstract class ThreadPoolContractTests
+{
+    /// <summary>Creates the pool under test.</summary>
+    protected abstract IThreadPool CreatePool(Action<Exception>? unhandledException = null, bool flowExecutionContext = false);
+
+    /// <summary>Whether the pool's workers are its own (false for the process-wide built-in pool).</summary>
+    protected virtual bool OwnsItsThreads => true;
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(8)]
+    [Trait("Category", "Stress")]
+    public void Queue_ManyProducersAllOverloads_EachItemRunsExactlyOnce(int producers)
+    {
+        int perProducer = StressSize.Pick(quick: 20_000, longRun: 2_000_000) / producers;
+        var ledger = new Ledger(perProducer * producers);
+        using IThreadPool pool = CreatePool();
+        var item = new LedgerWorkItems(ledger);
+
+        Parallel.For(0, producers, new ParallelOptions { MaxDegreeOfParallelism = producers }, producer =>
+        {
+            for (int i = 0; i < perProducer; i++)
+            {
+                int id = producer * perProducer + i;
+                switch (id % 3)
+                {
+                    case 0:
+                        pool.Queue(() => ledger.Mark(id));
+                        break;
+                    case 1:
+                        pool.Queue(static s => ((LedgerEntry)s!).Mark(), new LedgerEntry(ledger, id));
+                        break;
+                    default:
+                        pool.Queue(item.For(id));
+                        break;
+                }
+            }
+        });
+
+        ledger.WaitAll("every queued item");
+        ledger.AssertEachExactlyOnce();
+    }
+
+    [Fact]
+    public void TryQueue_OpenPool_ReturnsTrueAndRunsEachOverload()
+    {
+        var ledger = new Ledger(3);
+        using IThreadPool pool = CreatePool();
+
+        Assert.True(pool.TryQueue(() => ledger.Mark(0)));
+        Assert.True(pool.TryQueue(static s => ((LedgerEntry)s!).Mark(), new LedgerEntry(ledger, 1)));
+        Assert.True(pool.TryQueue(new LedgerWorkItems(ledger).For(2)));
+
+        ledger.WaitAll("three items");
+        ledger.AssertEachExactlyOnce();
+    }
+
+    [Fact]
+    public void Queue_FromInsideWorkItems_ChainsRunToTheEnd()
+    {
+        const int Chains = 16;
+        const int Length = 500;
+        var ledger = new Ledger(Chains * Length);
+        using IThreadPool pool = CreatePool();
+
+        void Step(int chain, int step)
+        {
+            ledger.Mark(chain * Length + step);
+            if (step + 1 < Length)
+            {
+                pool.Queue(() => Step(chain, step + 1));
+            }
+        }
+
+        for (int chain = 0; chain < Chains; chain++)
+        {
+            int c = chain;
+            pool.Queue(() => Step(c, 0));
+        }
+
+        ledger.WaitAll("every step of every chain");
+        ledger.AssertEachExactlyOnce();
+    }
+
+    [Fact]
+    public void Queue_SameWorkItemQueuedRepeatedly_RunsOncePerQueueing()
+    {
+        const int Times = 1000;
+        using var done = new CountdownEvent(Times);
+        var item = new CountingWorkItem(done);
+        using IThreadPool pool = CreatePool();
+
+        for (int i = 0; i < Times; i++)
+        {
+            pool.Queue(item);
+        }
+
+        Bounded.Wait(done, "every queueing of the reused item");
+        Assert.Equal(Times, item.Executions);
+    }
+
+    [Fact]
+    public void Queue_ThrowingItem_ReportsEachExceptionOnceAndWorkersLiveOn()
+    {
+        const int Throwers = 50;
+        var reported = new ConcurrentBag<Exception>();
+        using var allReported = new CountdownEvent(Throwers);
+        using IThreadPool pool = CreatePool(exception =>
+        {
+            reported.Add(exception);
+            allReported.Signal();
+        });
+
+        for (int i = 0; i < Throwers; i++)
+        {
+            int id = i;
+            pool.Queue(() => throw new InvalidOperationException($"boom {id}"));
+        }
+
+        Bounded.Wait(allReported, "every exception to be reported");
+
+        // Every worker is still alive: more work than workers still completes.
+        var ledger = new Ledger(Math.Max(100, pool.WorkerCount * 4));
+        for (int i = 0; i < ledger.Count; i++)
+        {
+            int id = i;
+            pool.Queue(() => ledger.Mark(id));
+        }
+
+        ledger.WaitAll("items queued after the throwing ones");
+        ledger.AssertEachExactlyOnce();
+        Assert.Equal(Throwers, reported.Count);
+        Assert.Equal(Throwers, reported.Select(e => e.Message).Distinct().Count());
+    }
+
+    [Fact]
+    public void Queue_FlowEnabled_AsyncLocalValueIsSeen()
+    {
+        var local = new AsyncLocal<string?>();
+        using IThreadPool pool = CreatePool(flowExecutionContext: true);
+        local.Value = "flowed";
+        var seen = new TaskCompletionSource<string?>(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        pool.Queue(() => seen.SetResult(local.Value));
+
+        Assert.Equal("flowed", Bounded.Result(seen.Task, "the item"));
+    }
+
+    [Fact]
+    public void Queue_FlowDisabled_AsyncLocalValueIsNotSeen()
+    {
+        var local = new AsyncLocal<string?>();
+        using IThreadPool pool = CreatePool(flowExecutionContext: false);
+        local.Value = "must not flow";
+        var seen = new TaskCompletionSource<string?>(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        pool.Queue(() => seen.SetResult(local.Value));
+
+        Assert.Null(Bounded.Result(seen.Task, "the item"));
+    }
+
+    [Fact]
+    public void Queue_SingleItemsWithIdleGaps_EachRunsWithoutAnotherPush()
+    {
+        // The lost wake-up hunt: each item is queued alone, often just as the workers go idle, and must
+        // run without a later push to rescue it.
+        int rounds = StressSize.Pick(quick: 2_000, longRun: 200_000);
+        using IThreadPool pool = CreatePool();
+        using var ran = new AutoResetEvent(false);
+        var random = new Random(42);
+        for (int round = 0; round < rounds; round++)
+        {
+            pool.Queue(() => ran.Set());
+            Bounded.Wait(ran, $"item of round {round}");
+            Thread.SpinWait(random.Next(0, 2_000)); // land anywhere in the workers' spin-then-park window
+        }
+    }
+
+    [Fact]
+    public void Dispose_WithQueuedItems_RunsEveryAcceptedItem()
+    {
+        const int Items = 5_000;
+        var ledger = new Ledger(Items);
+        IThreadPool pool = CreatePool();
+        for (int i = 0; i < Items; i++)
+        {
+            int id = i;
+            pool.Queue(() =>
+            {
+                Thread.SpinWait(50);
+                ledger.Mark(id);
+            });
+        }
+
+        Bounded.Run(pool.Dispose, "Dispose");
+
+        // Dispose returned after draining: nothing may still be outstanding.
+        ledger.WaitAll("nothing: Dispose already drained");
+        ledger.AssertEachExactlyOnce();
+    }
+
+    [Fact]
+    public void DisposeAsync_WithQueuedItems_RunsEveryAcceptedItem()
+    {
+        const int Items = 2_000;
+        var ledger = new Ledger(Items);
+        IThreadPool pool = CreatePool();
+        for (int i = 0; i < Items; i++)
+        {
+            int id = i;
+            pool.Queue(() => ledger.Mark(id));
+        }
+
+        Bounded.Wait(pool.DisposeAsync().AsTask(), "DisposeAsync");
+        ledger.WaitAll("nothing: DisposeAsync already drained");
+        ledger.AssertEachExactlyOnce();
+    }
+
+    [Fact]
+    public void Dispose_CalledTwice_SecondCallReturns()
+    {
+        IThreadPool pool = CreatePool();
+        Bounded.Run(pool.Dispose, "first Dispose");
+        Bounded.Run(pool.Dispose, "second Dispose");
+    }
+
+    [Fact]
+    public void Dispose_FromOwnWorker_ReturnsAndRunsTheRest()
+    {
+        const int After = 200;
+        var ledger = new Ledger(After);
+        IThreadPool pool = CreatePool();
+        using var gate = new ManualResetEventSlim(false);
+        var disposedFromWorker = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        pool.Queue(() =>
+        {
+            gate.Wait(Bounded.Timeout);
+            try
+            {
+                pool.Dispose();
+                disposedFromWorker.SetResult();
+            }
+            catch (Exception exception)
+            {
+                disposedFromWorker.SetException(exception);
+            }
+        });
+        for (int i = 0; i < After; i++)
+        {
+            int id = i;
+            pool.Queue(() => ledger.Mark(id));
+        }
+
+        gate.Set();
+        Bounded.Wait(disposedFromWorker.Task, "Dispose called on a worker to return");
+        ledger.WaitAll("items queued before the worker disposed the pool");
+        ledger.AssertEachExactlyOnce();
+        Bounded.Run(pool.Dispose, "Dispose from outside after the worker's");
+    }
+
+    [Fact]
+    public void Queue_AfterDispose_ThrowsObjectDisposedException()
+    {
+        IThreadPool pool = CreatePool();
+        pool.Dispose();
+
+        Assert.Throws<ObjectDisposedException>(() => pool.Queue(() => { }));
+        Assert.Throws<ObjectDisposedException>(() => pool.Queue(static _ => { }, null));
+        Assert.Throws<ObjectDisposedException>(() => pool.Queue(new CountingWorkItem(null)));
+    }
+
+    [Fact]
+    public void TryQueue_AfterDispose_ReturnsFalseAndNeverRuns()
+    {
+        IThreadPool pool = CreatePool();
+        pool.Dispose();
+        int ran = 0;
+
+        Assert.False(pool.TryQueue(() => Interlocked.Increment(ref ran)));
+        Assert.False(pool.TryQueue(_ => Interlocked.Increment(ref ran), null));
+        Assert.False(pool.TryQueue(new CountingWorkItem(null)));
+        Thread.Sleep(20);
+        Assert.Equal(0, Volatile.Read(ref ran));
+    }
+
+    [Fact]
+    [Trait("Category", "Stress")]
+    public void TryQueue_RacingDispose_AcceptedItemsRunAndRejectedNever()
+    {
+        int rounds = StressSize.Pick(quick: 100, longRun: 10_000);
+        for (int round = 0; round < rounds; round++)
+        {
+            IThreadPool pool = CreatePool();
+            int accepted = 0;
+            int executed = 0;
+            using var start = new Barrier(3);
+            var producers = Enumerable.Range(0, 2).Select(_ => Task.Factory.StartNew(() =>
+            {
+                start.SignalAndWait(Bounded.Timeout);
+                for (int i = 0; i < 1_000; i++)
+                {
+                    if (pool.TryQueue(() => Interlocked.Increment(ref executed)))
+                    {
+                        Interlocked.Increment(ref accepted);
+                    }
+                }
+            }, TaskCreationOptions.LongRunning)).ToArray();
+
+            start.SignalAndWait(Bounded.Timeout);
+            Bounded.Run(pool.Dispose, $"Dispose racing producers, round {round}");
+            Bounded.Wait(Task.WhenAll(producers), "producers");
+
+            // Every item accepted before Dispose returned has run; an item accepted by a TryQueue that raced
+            // the end of Dispose is run by that producer itself before TryQueue returns.
+            Assert.Equal(Volatile.Read(ref accepted), Volatile.Read(ref executed));
+        }
+    }
+
+    [Fact]
+    public void NullArguments_ThrowArgumentNullExceptionNamingTheArgument()
+    {
+        using IThreadPool pool = CreatePool();
+
+        Assert.Equal("callback", Assert.Throws<ArgumentNullException>(() => pool.Queue((Action)null!)).ParamName);
+        Assert.Equal("callback", Assert.Throws<ArgumentNullException>(() => pool.Queue((Action<object?>)null!, null)).ParamName);
+        Assert.Equal("workItem", Assert.Throws<ArgumentNullException>(() => pool.Queue((IWorkItem)null!)).ParamName);
+        Assert.Equal("callback", Assert.Throws<ArgumentNullException>(() => pool.TryQueue((Action)null!)).ParamName);
+        Assert.Equal("callback", Assert.Throws<ArgumentNullException>(() => pool.TryQueue((Action<object?>)null!, null)).ParamName);
+        Assert.Equal("workItem", Assert.Throws<ArgumentNullException>(() => pool.TryQueue((IWorkItem)null!)).ParamName);
+    }
+
+    [Fact]
+    public void Dispose_AfterWork_LeavesNoWorkerThreadRunning()
+    {
+        if (!OwnsItsThreads)
+        {
+            return; // the built-in pool's threads belong to the process
+        }
+
+        IThreadPool pool = CreatePool();
+        var threads = new ConcurrentDictionary<Thread, byte>();
+        using var done = new CountdownEvent(200);
+        for (int i = 0; i < 200; i++)
+        {
+            pool.Queue(() =>
+            {
+                threads.TryAdd(Thread.CurrentThread, 0);
+                Thread.SpinWait(200);
+                done.Signal();
+            });
+        }
+
+        Bounded.Wait(done, "items");
+        Bounded.Run(pool.Dispose, "Dispose");
+
+        Assert.NotEmpty(threads);
+        Assert.All(threads.Keys, thread => Assert.False(thread.IsAlive, $"{thread.Name} is still running after Dispose."));
+    }
+
+    private sealed class LedgerEntry(Ledger ledger, int id)
+    {
+        public void Mark() => ledger.Mark(id);
+    }
+
+    private sealed class LedgerWorkItems(Ledger ledger)
+    {
+        public IWorkItem For(int id) => new Item(ledger, id);
+
+        private sealed class Item(Ledger ledger, int id) : IWorkItem
+        {
+            public void Execute() => ledger.Mark(id);
+        }
+    }
+}
