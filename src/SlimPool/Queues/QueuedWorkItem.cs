@@ -29,6 +29,9 @@ public readonly struct QueuedWorkItem
     /// <summary>Whether this is the empty <see langword="default"/> entry.</summary>
     public bool IsEmpty => _callback is null;
 
+    /// <summary>The callback object, for tests that look inside entries.</summary>
+    internal object CallbackForTests => _callback!;
+
     /// <summary>The ExecutionContext captured when the item was queued, or <see langword="null"/> when none flows.</summary>
     internal ExecutionContext? Context => _context;
 

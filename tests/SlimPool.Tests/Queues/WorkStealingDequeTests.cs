@@ -1,0 +1,113 @@
+using SlimPool.Queues;
+using SlimPool.Tests.Infrastructure;
+using static SlimPool.Tests.Queues.WorkQueueContractTests;
+
+namespace SlimPool.Tests.Queues;
+
+public sealed class WorkStealingDequeTests
+{
+    [Fact]
+    public void TryPop_Owner_TakesNewestFirst()
+    {
+        var deque = new WorkStealingDeque(this, 0);
+        for (int i = 0; i < 5; i++)
+        {
+            deque.Push(Entry(i));
+        }
+
+        var popped = new List<int>();
+        while (deque.TryPop(out QueuedWorkItem item))
+        {
+            popped.Add(IdOf(item));
+        }
+
+        Assert.Equal([4, 3, 2, 1, 0], popped);
+        Assert.True(deque.IsEmpty);
+    }
+
+    [Fact]
+    public void TrySteal_Thief_TakesOldestFirst()
+    {
+        var deque = new WorkStealingDeque(this, 0);
+        for (int i = 0; i < 5; i++)
+        {
+            deque.Push(Entry(i));
+        }
+
+        var stolen = new List<int>();
+        while (deque.TrySteal(out QueuedWorkItem item))
+        {
+            stolen.Add(IdOf(item));
+        }
+
+        Assert.Equal([0, 1, 2, 3, 4], stolen);
+        Assert.False(deque.TryPop(out _));
+    }
+
+    [Fact]
+    public void Push_PastInitialCapacity_GrowsAndKeepsEveryEntry()
+    {
+        var deque = new WorkStealingDeque(this, 0);
+        for (int i = 0; i < 1_000; i++)
+        {
+            deque.Push(Entry(i));
+        }
+
+        Assert.Equal(1_000, deque.Count);
+        Assert.True(deque.TrySteal(out QueuedWorkItem oldest));
+        Assert.Equal(0, IdOf(oldest));
+        Assert.True(deque.TryPop(out QueuedWorkItem newest));
+        Assert.Equal(999, IdOf(newest));
+    }
+
+    [Fact]
+    [Trait("Category", "Stress")]
+    public void OwnerPushPopRacingThieves_EachEntryTakenExactlyOnce()
+    {
+        int total = StressSize.Pick(quick: 200_000, longRun: 20_000_000);
+        var deque = new WorkStealingDeque(this, 0);
+        var counts = new int[total];
+        int taken = 0;
+        int ownerDone = 0;
+
+        void Take(in QueuedWorkItem item)
+        {
+            Interlocked.Increment(ref counts[IdOf(item)]);
+            Interlocked.Increment(ref taken);
+        }
+
+        var owner = Task.Factory.StartNew(() =>
+        {
+            for (int i = 0; i < total; i++)
+            {
+                deque.Push(Entry(i));
+                if (i % 3 == 0 && deque.TryPop(out QueuedWorkItem item))
+                {
+                    Take(item); // contend for the last entries with the thieves
+                }
+            }
+
+            while (deque.TryPop(out QueuedWorkItem item))
+            {
+                Take(item);
+            }
+
+            Volatile.Write(ref ownerDone, 1);
+        }, TaskCreationOptions.LongRunning);
+        var thieves = Enumerable.Range(0, 2).Select(_ => Task.Factory.StartNew(() =>
+        {
+            var stopwatch = System.Diagnostics.Stopwatch.StartNew();
+            while (Volatile.Read(ref ownerDone) == 0 && stopwatch.Elapsed < Bounded.Timeout)
+            {
+                if (deque.TrySteal(out QueuedWorkItem item))
+                {
+                    Take(item);
+                }
+            }
+        }, TaskCreationOptions.LongRunning));
+
+        Bounded.Wait(Task.WhenAll(thieves.Append(owner)), "owner and thieves");
+        Assert.Equal(total, Volatile.Read(ref taken));
+        Assert.All(counts, c => Assert.Equal(1, c));
+    }
+}
