@@ -11,6 +11,8 @@ internal sealed record BenchSettings
 
     public IReadOnlyList<string>? Pools { get; init; }
 
+    public IReadOnlyList<int>? Ticks { get; init; }
+
     public bool Help { get; init; }
 
     public const string Usage = """
@@ -24,6 +26,8 @@ internal sealed record BenchSettings
           --workers N        worker count for SlimPool pools (default: one per core)
           --pools A,B,...    pools to run (default: ThreadPool, ThreadPool-unsafe, Locked+ARE, LockFree+ARE,
                              SlimPool); 'all' adds every SlimPool queue × idle-wait combination
+          --ticks A,B,...    tiny-work sizes in ticks of 100 ns (default 0,1,10,100,1000,10000; 0,10,100,1000
+                             with --quick)
           --help             this text
 
         Each cell reports the median wall time with min–max over the repetitions, items per second, the ratio
@@ -56,6 +60,9 @@ internal sealed record BenchSettings
                 case "--pools":
                     settings = settings with { Pools = Value(args, ref i).Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries) };
                     break;
+                case "--ticks":
+                    settings = settings with { Ticks = Value(args, ref i).Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries).Select(t => NonNegativeInt(arg, t)).ToArray() };
+                    break;
                 default:
                     throw new ArgumentException($"unknown option '{arg}' (see --help)");
             }
@@ -78,6 +85,9 @@ internal sealed record BenchSettings
 
         return args[++i];
     }
+
+    private static int NonNegativeInt(string option, string value) =>
+        int.TryParse(value, out int n) && n >= 0 ? n : throw new ArgumentException($"option '{option}' needs non-negative integers, got '{value}'");
 
     private static int PositiveInt(string option, string value) =>
         int.TryParse(value, out int n) && n > 0 ? n : throw new ArgumentException($"option '{option}' needs a positive integer, got '{value}'");

@@ -33,9 +33,29 @@ foreach (PoolDefinition pool in pools)
 Console.WriteLine();
 
 var total = Stopwatch.StartNew();
-var results = new TinyWorkScenario(settings).Run(pools, new SyncProgress(message => Console.Error.Write($"\r\x1b[2K  running: {message}"))).ToList();
-Console.Error.Write("\r\x1b[2K");
+var progress = new SyncProgress(message => Console.Error.Write($"\r\x1b[2K  running: {message}"));
+var results = new List<CellResult>();
+var group = new List<CellResult>();
+foreach (CellResult cell in new TinyWorkScenario(settings).Run(pools, progress))
+{
+    // Print each table as soon as its last pool has run.
+    if (group.Count > 0 && (group[0].Variant, group[0].Parameter) != (cell.Variant, cell.Parameter))
+    {
+        PrintTable(group);
+        group.Clear();
+    }
 
-Console.WriteLine(TinyWorkTable.Render(results, PoolCatalog.BaselineName));
+    group.Add(cell);
+    results.Add(cell);
+}
+
+PrintTable(group);
 Console.WriteLine($"total time {total.Elapsed.TotalSeconds:0} s");
 return 0;
+
+static void PrintTable(IReadOnlyList<CellResult> group)
+{
+    Console.Error.Write("\r\x1b[2K");
+    Console.Write(TinyWorkTable.Render(group, PoolCatalog.BaselineName));
+    Console.Out.Flush();
+}

@@ -16,6 +16,11 @@ internal static class PoolCatalog
         new("LockFree+Spin", "SlimPool, LockFree queue + SpinThenPark", w => Slim(w, WorkQueueKind.LockFree, IdleWaitKind.SpinThenPark), IsDefault: false),
         new("Stealing+ARE", "SlimPool, WorkStealing queue + AutoResetEvent", w => Slim(w, WorkQueueKind.WorkStealing, IdleWaitKind.AutoResetEvent), IsDefault: false),
         new("Stealing+Spin", "SlimPool, WorkStealing queue + SpinThenPark", w => Slim(w, WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark), IsDefault: false),
+        new("CQ+Spin", "SlimPool, a user queue over ConcurrentQueue<T> + SpinThenPark (the yardstick for LockFree)", w => new SlimThreadPool(new SlimThreadPoolOptions
+        {
+            WorkerCount = w ?? Environment.ProcessorCount,
+            QueueFactory = static () => new ConcurrentQueueWorkQueue(),
+        }), IsDefault: false),
     ];
 
     /// <summary>The pools a run uses: the defaults, every pool for "all", or the names given.</summary>

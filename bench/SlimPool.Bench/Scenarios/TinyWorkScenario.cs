@@ -20,7 +20,7 @@ internal sealed class TinyWorkScenario(BenchSettings settings)
 
     public IEnumerable<CellResult> Run(IReadOnlyList<PoolDefinition> pools, IProgress<string> progress)
     {
-        int[] ticksList = settings.Quick ? QuickTicks : DefaultTicks;
+        IReadOnlyList<int> ticksList = settings.Ticks ?? (settings.Quick ? QuickTicks : DefaultTicks);
         bool[] caps = settings.Quick ? [true] : [true, false];
         int producers = Math.Max(1, Environment.ProcessorCount / 2);
 
