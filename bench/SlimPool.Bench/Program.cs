@@ -1,15 +1,34 @@
-using System.Diagnostics;
+using System.CommandLine;
 using SlimPool.Bench;
 using SlimPool.Bench.Pools;
-using SlimPool.Bench.Reporting;
 using SlimPool.Bench.Scenarios;
+
+if (args.Length > 0 && args[0] == IoLatencyScenario.ChildSwitch)
+{
+    return IoLatencyScenario.RunChild(args);
+}
+
+var commandLine = new CommandLine();
+ParseResult parsed = commandLine.Root.Parse(args);
+if (parsed.Errors.Count > 0)
+{
+    Console.Error.WriteLine($"error: {parsed.Errors[0].Message} (see --help)");
+    return 2;
+}
+
+if (parsed.Action is not null && parsed.Action.GetType().Name.Contains("Help", StringComparison.Ordinal))
+{
+    return parsed.Invoke();
+}
 
 BenchSettings settings;
 IReadOnlyList<PoolDefinition> pools;
+IReadOnlyList<IScenario> scenarios;
 try
 {
-    settings = BenchSettings.Parse(args);
+    settings = commandLine.Read(parsed);
     pools = PoolCatalog.Select(settings.Pools);
+    scenarios = ScenarioCatalog.Select(settings.Scenarios);
 }
 catch (ArgumentException exception)
 {
@@ -17,45 +36,4 @@ catch (ArgumentException exception)
     return 2;
 }
 
-if (settings.Help)
-{
-    Console.WriteLine(BenchSettings.Usage);
-    return 0;
-}
-
-Console.WriteLine($"SlimPool comparison — {MachineInfo.Describe()}");
-Console.WriteLine($"pools: {string.Join(", ", pools.Select(p => p.Name))}; {settings.Repeat} repetitions per cell after a warm-up{(settings.Quick ? "; --quick sizes" : "")}");
-foreach (PoolDefinition pool in pools)
-{
-    Console.WriteLine($"  {pool.Name,-18} {pool.Description}");
-}
-
-Console.WriteLine();
-
-var total = Stopwatch.StartNew();
-var progress = new SyncProgress(message => Console.Error.Write($"\r\x1b[2K  running: {message}"));
-var results = new List<CellResult>();
-var group = new List<CellResult>();
-foreach (CellResult cell in new TinyWorkScenario(settings).Run(pools, progress))
-{
-    // Print each table as soon as its last pool has run.
-    if (group.Count > 0 && (group[0].Variant, group[0].Parameter) != (cell.Variant, cell.Parameter))
-    {
-        PrintTable(group);
-        group.Clear();
-    }
-
-    group.Add(cell);
-    results.Add(cell);
-}
-
-PrintTable(group);
-Console.WriteLine($"total time {total.Elapsed.TotalSeconds:0} s");
-return 0;
-
-static void PrintTable(IReadOnlyList<CellResult> group)
-{
-    Console.Error.Write("\r\x1b[2K");
-    Console.Write(TinyWorkTable.Render(group, PoolCatalog.BaselineName));
-    Console.Out.Flush();
-}
+return BenchRunner.Run(settings, pools, scenarios);

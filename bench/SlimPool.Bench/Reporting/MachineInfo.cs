@@ -9,7 +9,7 @@ internal static class MachineInfo
         $".NET {Environment.Version} ({RuntimeInformation.FrameworkDescription}), {RuntimeInformation.OSDescription} {RuntimeInformation.OSArchitecture}, " +
         $"{CpuModel()}, {Environment.ProcessorCount} cores, Server GC {System.Runtime.GCSettings.IsServerGC}";
 
-    private static string CpuModel()
+    public static string CpuModel()
     {
         try
         {

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Globalization;
 using SlimPool.Bench.Pools;
 using SlimPool.Bench.Reporting;
 
@@ -8,7 +9,7 @@ namespace SlimPool.Bench.Scenarios;
 /// Seed 000's experiment: many items queued from outside the pool, each spinning for N ticks (1 tick = 100 ns),
 /// by ProcessorCount/2 producer threads (at least one), with at most 10,000 items outstanding or no cap.
 /// </summary>
-internal sealed class TinyWorkScenario(BenchSettings settings)
+internal sealed class TinyWorkScenario : IScenario
 {
     public const int OutstandingCap = 10_000;
 
@@ -18,55 +19,63 @@ internal sealed class TinyWorkScenario(BenchSettings settings)
 
     public static int[] QuickTicks { get; } = [0, 10, 100, 1000];
 
-    public IEnumerable<CellResult> Run(IReadOnlyList<PoolDefinition> pools, IProgress<string> progress)
+    public string Name => "tiny-work";
+
+    public string Description => "seed 000: items spinning 0–10,000 ticks (100 ns) queued from outside the pool, capped and uncapped";
+
+    public IEnumerable<CaseResult> Run(ScenarioContext context)
     {
-        IReadOnlyList<int> ticksList = settings.Ticks ?? (settings.Quick ? QuickTicks : DefaultTicks);
-        bool[] caps = settings.Quick ? [true] : [true, false];
+        IReadOnlyList<int> ticksList = context.Settings.Ticks ?? (context.Settings.Quick ? QuickTicks : DefaultTicks);
+        bool[] caps = context.Settings.Quick ? [true] : [true, false];
         int producers = Math.Max(1, Environment.ProcessorCount / 2);
 
         foreach (bool capped in caps)
         {
             foreach (int ticks in ticksList)
             {
-                int items = ItemsFor(ticks);
-                foreach (PoolDefinition definition in pools)
+                int items = ItemsFor(context, ticks);
+                string label = string.Create(CultureInfo.InvariantCulture, $"{(capped ? $"cap {OutstandingCap:N0}" : "no cap")}, {ticks} ticks ({ticks * 0.1:0.#} µs), {items:N0} items");
+                double workSeconds = ticks * FakeProcessorWork.NanosecondsPerTick / 1e9;
+                var rows = new List<PoolResult>();
+                foreach (PoolDefinition definition in context.Pools)
                 {
-                    progress.Report($"tiny-work {(capped ? "capped" : "uncapped")} {ticks} ticks × {items:N0} items: {definition.Name}");
-                    var wallSeconds = new List<double>();
-                    using (IThreadPool pool = definition.Create(settings.Workers))
+                    context.Report($"tiny-work {label}: {definition.Name}");
+                    List<double> wall;
+                    using (IThreadPool pool = definition.Create(context.Settings.SingleWorkerCount))
                     {
-                        RunOnce(pool, ticks, Math.Max(1, items / 10), producers, capped); // warm-up
-                        for (int repetition = 0; repetition < settings.Repeat; repetition++)
-                        {
-                            FullCollect();
-                            wallSeconds.Add(RunOnce(pool, ticks, items, producers, capped));
-                        }
+                        wall = context.Repeat(() => RunOnce(pool, ticks, items, producers, capped));
                     }
 
-                    yield return new CellResult(
-                        Scenario: "tiny-work",
-                        Variant: capped ? $"cap {OutstandingCap:N0}" : "no cap",
-                        Parameter: ticks,
-                        Pool: definition.Name,
-                        Items: items,
-                        WorkSecondsPerItem: ticks * FakeProcessorWork.NanosecondsPerTick / 1e9,
-                        WallSeconds: wallSeconds);
+                    var metrics = new List<Metric>
+                    {
+                        new("wall", "ms", wall),
+                        new("throughput", "items/s", [.. wall.Select(ms => items / (ms / 1e3))], "N0"),
+                    };
+                    if (ticks > 0)
+                    {
+                        // Parallel efficiency: (items × work ÷ cores) ÷ wall time.
+                        metrics.Add(new("efficiency", "%", [.. wall.Select(ms => 100 * items * workSeconds / Environment.ProcessorCount / (ms / 1e3))]));
+                    }
+
+                    rows.Add(new PoolResult(definition.Name, metrics));
                 }
+
+                yield return new CaseResult(Name, label, rows);
             }
         }
     }
 
-    private int ItemsFor(int ticks)
+    private static int ItemsFor(ScenarioContext context, int ticks)
     {
         // About the same CPU time per cell whatever the work size, within bounds.
-        double budgetCoreSeconds = settings.Quick ? 0.04 : 0.6;
         if (ticks == 0)
         {
-            return settings.Quick ? 200_000 : 1_000_000;
+            return context.Size(quick: 200_000, standard: 1_000_000, full: 4_000_000);
         }
 
+        double budgetCoreSeconds = context.Settings.Quick ? 0.04 : context.Settings.Full ? 2.0 : 0.25;
         double perItem = ticks * FakeProcessorWork.NanosecondsPerTick / 1e9;
-        return (int)Math.Clamp(budgetCoreSeconds * Environment.ProcessorCount / perItem, settings.Quick ? 200 : 1_000, 1_000_000);
+        return (int)Math.Clamp(budgetCoreSeconds * Environment.ProcessorCount / perItem, context.Settings.Quick ? 200 : 500, 1_000_000);
     }
 
     private static double RunOnce(IThreadPool pool, int ticks, int items, int producers, bool capped)
@@ -81,31 +90,26 @@ internal sealed class TinyWorkScenario(BenchSettings settings)
             threads[p].Start();
         }
 
-        if (!run.Done.Wait(TimeSpan.FromMinutes(5)))
-        {
-            throw new TimeoutException($"tiny-work did not finish: {run.Completed:N0} of {items:N0} items completed.");
-        }
-
-        double seconds = Stopwatch.GetElapsedTime(start).TotalSeconds;
+        run.Wait("tiny-work");
+        double milliseconds = ScenarioContext.Milliseconds(start);
         foreach (Thread thread in threads)
         {
             thread.Join();
         }
 
-        return seconds;
+        return milliseconds;
     }
 
     private static void Produce(IThreadPool pool, TinyWorkRun run, int share, int producers, bool capped)
     {
-        int capPerProducer = OutstandingCap / producers;
         long queued = 0;
         for (int i = 0; i < share; i++)
         {
             if (capped)
             {
-                // Outstanding across all producers is about queued * producers - completed.
+                // Outstanding across all producers is about queued × producers − completed.
                 var spinner = default(SpinWait);
-                while (queued * producers - run.Completed >= capPerProducer * producers)
+                while (queued * producers - run.Completed >= OutstandingCap)
                 {
                     spinner.SpinOnce();
                 }
@@ -116,10 +120,12 @@ internal sealed class TinyWorkScenario(BenchSettings settings)
         }
     }
 
-    private static void FullCollect()
+    private sealed class TinyWorkRun(int ticks, long items) : Completion(items)
     {
-        GC.Collect();
-        GC.WaitForPendingFinalizers();
-        GC.Collect();
+        public void Execute()
+        {
+            FakeProcessorWork.Spin(ticks);
+            Signal();
+        }
     }
 }

@@ -1,0 +1,29 @@
+namespace SlimPool.Bench.Scenarios;
+
+/// <summary>Every scenario, in the order a run shows them.</summary>
+internal static class ScenarioCatalog
+{
+    public static IReadOnlyList<IScenario> All { get; } =
+    [
+        new TinyWorkScenario(),
+        new QueueDrainScenario(),
+        new IoLatencyScenario(),
+        new ThreadCountScenario(),
+        new SelfRequeueScenario(),
+        new FanOutScenario(),
+        new WakeLatencyScenario(),
+        new IdleCpuScenario(),
+        new AsyncChainScenario(),
+    ];
+
+    public static IReadOnlyList<IScenario> Select(IReadOnlyList<string>? names)
+    {
+        if (names is null || names.Count == 0 || (names.Count == 1 && names[0].Equals("all", StringComparison.OrdinalIgnoreCase)))
+        {
+            return All;
+        }
+
+        return [.. names.Select(name => All.FirstOrDefault(s => s.Name.Equals(name, StringComparison.OrdinalIgnoreCase))
+            ?? throw new ArgumentException($"unknown scenario '{name}'; known scenarios: {string.Join(", ", All.Select(s => s.Name))}, all"))];
+    }
+}
