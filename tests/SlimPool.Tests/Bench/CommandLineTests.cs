@@ -1,0 +1,57 @@
+using SlimPool.Bench;
+using SlimPool.Bench.Pools;
+using SlimPool.Bench.Scenarios;
+
+namespace SlimPool.Tests.Bench;
+
+public sealed class CommandLineTests
+{
+    private static BenchSettings Read(params string[] args)
+    {
+        var commandLine = new CommandLine();
+        var parsed = commandLine.Root.Parse(args);
+        Assert.Empty(parsed.Errors);
+        return commandLine.Read(parsed);
+    }
+
+    [Fact]
+    public void Read_NoArguments_GivesDefaults()
+    {
+        BenchSettings settings = Read();
+
+        Assert.False(settings.Quick);
+        Assert.Equal(5, settings.Repeat);
+        Assert.Null(settings.Workers);
+        Assert.EndsWith("results.json", settings.JsonPath, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Read_QuickWithLists_ParsesEachList()
+    {
+        BenchSettings settings = Read("--quick", "--workers", "2,25", "--ticks", "0,10", "--pools", "SlimPool,ThreadPool");
+
+        Assert.Equal(2, settings.Repeat);
+        Assert.Equal([2, 25], settings.Workers);
+        Assert.Equal([0, 10], settings.Ticks);
+        Assert.Equal(["SlimPool", "ThreadPool"], settings.Pools);
+    }
+
+    [Theory]
+    [InlineData("--repeat", "0")]
+    [InlineData("--repeat", "x")]
+    [InlineData("--workers", "0")]
+    [InlineData("--ticks", "-5")]
+    public void Read_BadNumber_ThrowsArgumentExceptionNamingTheOption(string option, string value)
+    {
+        var exception = Assert.Throws<ArgumentException>(() => Read(option, value));
+
+        Assert.Contains(option, exception.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Select_UnknownPoolOrScenario_ThrowsArgumentException()
+    {
+        Assert.Throws<ArgumentException>(() => PoolCatalog.Select(["NoSuchPool"]));
+        Assert.Throws<ArgumentException>(() => ScenarioCatalog.Select(["no-such-scenario"]));
+    }
+}
