@@ -60,7 +60,7 @@ internal sealed class TinyWorkScenario : IScenario
                     rows.Add(new PoolResult(definition.Name, metrics));
                 }
 
-                yield return new CaseResult(Name, label, rows);
+                yield return new CaseResult(Name, label, rows) { Variant = capped ? "capped" : "uncapped", Parameter = ticks };
             }
         }
     }
