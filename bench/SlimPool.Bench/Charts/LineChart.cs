@@ -9,6 +9,3 @@ internal sealed record LineChart(string Title, string XTitle, string YTitle, IRe
     /// <summary>A dashed horizontal line, e.g. 1.0 for "same as the baseline".</summary>
     public double? ReferenceY { get; init; }
 }
-
-/// <summary>One line: a name for the legend, a colour, and a y value per x position (NaN where absent).</summary>
-internal sealed record ChartSeries(string Name, Rgb Color, IReadOnlyList<double> Values);
