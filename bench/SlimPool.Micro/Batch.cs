@@ -1,20 +1,31 @@
 namespace SlimPool.Micro;
 
-/// <summary>A reusable batch of items: counts completions and lets the benchmark wait for the last one.</summary>
-internal sealed class Batch(int size) : IWorkItem
+/// <summary>
+/// Counts down the items of one benchmark batch and lets the queueing thread wait for the last one. It is both
+/// the shared state of the state overload and the reusable <see cref="IWorkItem"/>, so neither path allocates.
+/// </summary>
+internal sealed class Batch(int size) : IWorkItem, IDisposable
 {
-    private readonly ManualResetEventSlim _done = new(false);
+    private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(30);
+
+    private readonly ManualResetEventSlim _done = new(initialState: false);
     private int _remaining;
 
+    /// <summary>The callback for the state overload: a static lambda, cached once, so queueing allocates no delegate.</summary>
+    public static Action<object?> CompleteCallback { get; } = static state => ((Batch)state!).Complete();
+
+    /// <summary>Arms the batch for <c>size</c> more items; call only when the previous batch has completed.</summary>
     public void Reset()
     {
         _done.Reset();
         Volatile.Write(ref _remaining, size);
     }
 
-    public void Execute() => Signal();
+    /// <inheritdoc />
+    public void Execute() => Complete();
 
-    public void Signal()
+    /// <summary>Records one finished item; the last one releases <see cref="Wait"/>.</summary>
+    public void Complete()
     {
         if (Interlocked.Decrement(ref _remaining) == 0)
         {
@@ -22,11 +33,18 @@ internal sealed class Batch(int size) : IWorkItem
         }
     }
 
+    /// <summary>
+    /// Waits until every item of the batch has run. <see cref="ManualResetEventSlim.Wait(TimeSpan)"/> spins briefly
+    /// before it blocks, so a batch that is about to finish costs no kernel wait. Throws rather than hang if the
+    /// pool loses items.
+    /// </summary>
     public void Wait()
     {
-        if (!_done.Wait(TimeSpan.FromSeconds(30)))
+        if (Volatile.Read(ref _remaining) != 0 && !_done.Wait(s_timeout))
         {
-            throw new TimeoutException($"batch did not complete: {Volatile.Read(ref _remaining)} items outstanding");
+            throw new TimeoutException($"The batch did not complete within {s_timeout.TotalSeconds} s: {Volatile.Read(ref _remaining)} items outstanding.");
         }
     }
+
+    public void Dispose() => _done.Dispose();
 }

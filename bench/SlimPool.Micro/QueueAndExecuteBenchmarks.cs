@@ -3,80 +3,98 @@ using BenchmarkDotNet.Attributes;
 namespace SlimPool.Micro;
 
 /// <summary>
-/// Cost per queued-and-executed item, and allocation per item, for each pool: a batch of empty items through
-/// the state overload (a cached delegate) or a reusable <see cref="IWorkItem"/>, queued from one thread and
-/// waited for. ThreadPool is the baseline, so the summary shows each pool's ratio to it.
+/// Cost and allocation per queued-and-executed item for each pool. Every invocation queues a batch of
+/// <see cref="BatchSize"/> empty items from one thread, through the state overload (a cached static delegate and
+/// a shared counter) or the <see cref="IWorkItem"/> overload (one reusable item), and waits until all of them have
+/// run; results are per item. ThreadPool (the built-in pool through <see cref="ManagedThreadPool"/>) is the
+/// baseline, so the summary prints each pool's ratio to it for each overload.
 /// </summary>
+/// <remarks>
+/// <see cref="MemoryDiagnoser"/> reads <see cref="GC.GetTotalAllocatedBytes(bool)"/>, which on .NET counts every
+/// thread in the process, so allocations made on pool threads show up too.
+/// </remarks>
 [MemoryDiagnoser]
 public class QueueAndExecuteBenchmarks
 {
-    private const int BatchSize = 10_000;
+    /// <summary>Items queued per benchmark invocation.</summary>
+    public const int BatchSize = 10_000;
 
-    private static readonly Action<object?> s_callback = static state => ((Batch)state!).Signal();
+    private IThreadPool? _pool;
+    private Batch? _batch;
 
-    private readonly Batch _batch = new(BatchSize);
-    private ManagedThreadPool _threadPool = null!;
-    private ManagedThreadPool _threadPoolUnsafe = null!;
-    private SlimThreadPool _lockedAre = null!;
-    private SlimThreadPool _lockFreeAre = null!;
-    private SlimThreadPool _slimPool = null!;
+    /// <summary>The overload the items are queued through.</summary>
+    [Params(QueueOverload.State, QueueOverload.WorkItem)]
+    public QueueOverload Overload { get; set; }
 
-    /// <summary>Which queueing overload the items go through.</summary>
-    [Params("state", "IWorkItem")]
-    public string Overload { get; set; } = "state";
+    // Each benchmark creates only its own pool, so idle workers of the other pools never share the cores with it.
+    [GlobalSetup(Target = nameof(ThreadPool))]
+    public void SetupThreadPool() => Start(new ManagedThreadPool());
 
-    [GlobalSetup]
-    public void Setup()
-    {
-        _threadPool = new ManagedThreadPool();
-        _threadPoolUnsafe = new ManagedThreadPool(flowExecutionContext: false);
-        _lockedAre = new SlimThreadPool(new SlimThreadPoolOptions { Queue = WorkQueueKind.Locked, IdleWait = IdleWaitKind.AutoResetEvent });
-        _lockFreeAre = new SlimThreadPool(new SlimThreadPoolOptions { Queue = WorkQueueKind.LockFree, IdleWait = IdleWaitKind.AutoResetEvent });
-        _slimPool = new SlimThreadPool();
-    }
+    [GlobalSetup(Target = nameof(ThreadPoolUnsafe))]
+    public void SetupThreadPoolUnsafe() => Start(new ManagedThreadPool(flowExecutionContext: false));
+
+    [GlobalSetup(Target = nameof(LockedAre))]
+    public void SetupLockedAre() =>
+        Start(new SlimThreadPool(new SlimThreadPoolOptions { Queue = WorkQueueKind.Locked, IdleWait = IdleWaitKind.AutoResetEvent }));
+
+    [GlobalSetup(Target = nameof(LockFreeAre))]
+    public void SetupLockFreeAre() =>
+        Start(new SlimThreadPool(new SlimThreadPoolOptions { Queue = WorkQueueKind.LockFree, IdleWait = IdleWaitKind.AutoResetEvent }));
+
+    [GlobalSetup(Target = nameof(SlimPool))]
+    public void SetupSlimPool() => Start(new SlimThreadPool());
 
     [GlobalCleanup]
     public void Cleanup()
     {
-        foreach (IThreadPool pool in new IThreadPool[] { _threadPool, _threadPoolUnsafe, _lockedAre, _lockFreeAre, _slimPool })
-        {
-            pool.Dispose();
-        }
+        _pool?.Dispose();
+        _batch?.Dispose();
+        _pool = null;
+        _batch = null;
     }
 
-    [Benchmark(Baseline = true, OperationsPerInvoke = BatchSize)]
-    public void ThreadPool() => Run(_threadPool);
+    [Benchmark(Baseline = true, Description = "ThreadPool", OperationsPerInvoke = BatchSize)]
+    public void ThreadPool() => QueueBatchAndWait();
 
-    [Benchmark(OperationsPerInvoke = BatchSize)]
-    public void ThreadPoolUnsafe() => Run(_threadPoolUnsafe);
+    [Benchmark(Description = "ThreadPool-unsafe", OperationsPerInvoke = BatchSize)]
+    public void ThreadPoolUnsafe() => QueueBatchAndWait();
 
-    [Benchmark(OperationsPerInvoke = BatchSize)]
-    public void LockedAre() => Run(_lockedAre);
+    [Benchmark(Description = "Locked+ARE", OperationsPerInvoke = BatchSize)]
+    public void LockedAre() => QueueBatchAndWait();
 
-    [Benchmark(OperationsPerInvoke = BatchSize)]
-    public void LockFreeAre() => Run(_lockFreeAre);
+    [Benchmark(Description = "LockFree+ARE", OperationsPerInvoke = BatchSize)]
+    public void LockFreeAre() => QueueBatchAndWait();
 
-    [Benchmark(OperationsPerInvoke = BatchSize)]
-    public void SlimPool() => Run(_slimPool);
+    [Benchmark(Description = "SlimPool", OperationsPerInvoke = BatchSize)]
+    public void SlimPool() => QueueBatchAndWait();
 
-    private void Run(IThreadPool pool)
+    private void Start(IThreadPool pool)
     {
-        _batch.Reset();
-        if (Overload == "state")
+        _pool = pool;
+        _batch = new Batch(BatchSize);
+    }
+
+    private void QueueBatchAndWait()
+    {
+        IThreadPool pool = _pool!;
+        Batch batch = _batch!;
+        batch.Reset();
+        if (Overload == QueueOverload.State)
         {
+            Action<object?> callback = Batch.CompleteCallback;
             for (int i = 0; i < BatchSize; i++)
             {
-                pool.Queue(s_callback, _batch);
+                pool.Queue(callback, batch);
             }
         }
         else
         {
             for (int i = 0; i < BatchSize; i++)
             {
-                pool.Queue(_batch);
+                pool.Queue(batch);
             }
         }
 
-        _batch.Wait();
+        batch.Wait();
     }
 }

@@ -11,6 +11,8 @@ namespace SlimPool.Scheduling;
 /// without which an item queued between the worker's last look and its announcement would wait for the next
 /// push (a lost wake-up). The event is sticky, so a Set that lands before the worker blocks is not lost. One
 /// Set releases one waiter; a worker that exits on shutdown sets it again for the next (an exit chain).
+/// <c>AutoResetEventIdleWait.pml</c> beside this file models it; <c>eng/check-models.sh</c> checks with Spin that
+/// no item is stranded, and that without the re-check (the seed as written) one is.
 /// </remarks>
 internal sealed class AutoResetEventIdleWait : IdleWait
 {

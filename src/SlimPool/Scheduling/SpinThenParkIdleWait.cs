@@ -20,6 +20,11 @@ namespace SlimPool.Scheduling;
 /// <para><b>Chain.</b> When the last searcher takes an item and more items wait while workers are parked, it
 /// wakes the next worker. That covers items whose producers skipped the wake because someone was
 /// searching.</para>
+/// <para><b>Model.</b> <c>SpinThenParkIdleWait.pml</c> beside this file is a Promela model of this class and of
+/// the producer's side; <c>eng/check-models.sh</c> checks with Spin that no execution strands an item while
+/// every worker is parked, that no wake is issued while a worker searches, and that wakes stay within twice the
+/// pushes, and that removing the re-check in <see cref="WaitForWork"/> breaks the first property. Each step of
+/// the model names the method it mirrors.</para>
 /// <para><b>Ownership.</b> <c>Slot.IsSearching</c> is read and written only by its worker; a waker that moves
 /// a worker from parked to searching changes only the shared count, and the worker sets its flag when it
 /// returns from <see cref="Parker.Park"/>.</para>
@@ -59,8 +64,12 @@ internal sealed class SpinThenParkIdleWait : IdleWait
 
     public override void OnWorkQueued()
     {
+        // Model: SpinThenParkIdleWait.pml, Producer. The queue check is only on the rare path where a wake is
+        // due: a producer delayed between publishing and this read may find its item already taken (by a
+        // worker a chain wake woke for it); waking someone then would only cost a system call. An empty queue
+        // means no item is stranded, so skipping the wake cannot lose one.
         int state = Volatile.Read(ref _state.Value);
-        if ((state & SearchingMask) == 0 && state >= ParkedOne)
+        if ((state & SearchingMask) == 0 && state >= ParkedOne && !Queue.IsEmpty)
         {
             WakeOne();
         }

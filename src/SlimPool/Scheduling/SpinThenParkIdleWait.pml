@@ -1,0 +1,182 @@
+/*
+ * Promela model of SpinThenParkIdleWait (SpinThenParkIdleWait.cs) and the producer side of
+ * SlimThreadPool.TryEnqueue. Checked by eng/check-models.sh with Spin:
+ *   - no execution gets stuck with an item queued while every worker is parked (the lost wake-up);
+ *   - no herd: a wake is issued only while no worker is searching (asserted at every wake), each push makes
+ *     at most one wake, and a chain wake needs an item taken by a searching worker, so wakes never exceed
+ *     twice the pushes (asserted). A woken worker can still find nothing, when an awake worker took the item
+ *     first or a producer's check went stale; the model shows that this cannot be driven to one wake per push
+ *     by re-reading the queue (a read before the wake is always a snapshot), so the bound we keep is 2.
+ * With -DBROKEN the worker's re-check after announcing itself parked is removed, and Spin must find the
+ * lost wake-up: that keeps the check honest.
+ *
+ * Memory model: Promela executes each statement atomically in one global order (sequential consistency).
+ * The C# code makes the accesses that matter sequentially consistent with full fences: the producer's
+ * Interlocked.MemoryBarrier between publishing an item and reading _state, and the worker's Interlocked.Add on
+ * _state before its re-check. Sections under _lock are modelled as atomic blocks (the lock excludes the others).
+ * The queue is a counter: TryDequeue is linearizable (IWorkQueue contract).
+ */
+
+#ifndef WORKERS
+#define WORKERS 2
+#endif
+#ifndef PRODUCERS
+#define PRODUCERS 2
+#endif
+#ifndef PUSHES
+#define PUSHES 2            /* items per producer */
+#endif
+
+byte items = 0;                /* items in the queue */
+byte searching = 0;            /* _state & SearchingMask */
+byte parked = 0;               /* _state >> 16 */
+byte stack[WORKERS];           /* _parkedStack */
+byte top = 0;                  /* _parkedTop */
+bool permit[WORKERS];          /* Parker._permit, one per worker */
+byte pushes = 0;
+byte wakes = 0;                /* all wakes: producers' and chains' */
+byte producerWakes = 0;
+byte producersDone = 0;
+
+/* SpinThenParkIdleWait.WakeOne: under _lock re-read the state, pop the last parked worker, count it as
+   searching; then, outside the lock, Unpark it. */
+inline wakeOne() {
+    byte target = 255;
+    atomic {
+        if
+        :: searching == 0 && top > 0 ->
+            assert(searching == 0);    /* no herd: never wake while someone is searching */
+            top--; target = stack[top]; parked--; searching++; wakes++
+        :: else -> skip
+        fi
+    }
+    if
+    :: target != 255 -> permit[target] = true        /* Parker.Unpark */
+    :: else -> skip
+    fi
+}
+
+proctype Producer() {
+    byte i = 0;
+    do
+    :: i < PUSHES ->
+        /* SlimThreadPool.TryEnqueue: _queue.Enqueue(...); Interlocked.MemoryBarrier(); */
+        atomic { items++; pushes++ };
+        /* SpinThenParkIdleWait.OnWorkQueued: wake only if nobody is searching and someone is parked, and
+           (a separate read) the queue still holds something: a producer delayed here must not wake a worker
+           for an item that a chain wake already covered and an awake worker already took. */
+        if
+        :: searching == 0 && parked > 0 ->
+            if
+            :: items > 0 -> producerWakes++; wakeOne()
+            :: else -> skip
+            fi
+        :: else -> skip
+        fi;
+        i++
+    :: else -> break
+    od;
+    producersDone++
+}
+
+proctype Worker(byte me) {
+    bool isSearching = true;           /* Slot.IsSearching, owned by this worker */
+    byte i;
+    bool found;
+    searching++;                       /* OnWorkerStarted */
+loop:
+    /* SlimThreadPool.WorkerMain: _queue.TryDequeue */
+    atomic {
+        if
+        :: items > 0 -> items--; found = true
+        :: else -> found = false
+        fi
+    }
+    if
+    :: found ->
+        /* OnWorkTaken: leave the searching state; the last searcher passes the search on (chain) */
+        if
+        :: isSearching ->
+            isSearching = false;
+            searching--;
+            if
+            :: searching == 0 && parked > 0 && items > 0 -> wakeOne()
+            :: else -> skip
+            fi
+        :: else -> skip
+        fi;
+        goto loop                      /* Execute(item) */
+    :: else -> skip
+    fi;
+
+    /* WaitForWork: become a searcher */
+    if
+    :: !isSearching -> isSearching = true; searching++
+    :: else -> skip
+    fi;
+    /* the spin phase: it may see work and return, or give up at any moment */
+    if
+    :: items > 0 -> goto loop
+    :: true -> skip
+    fi;
+    /* announce: push ourselves and move from searching to parked, under _lock, with an interlocked add */
+    atomic { stack[top] = me; top++; parked++; searching-- };
+#ifndef BROKEN
+    /* re-check after announcing: the read that pairs with the producer's publish + fence */
+    if
+    :: items > 0 ->
+        /* TryUnannounce: still on the stack? take ourselves off and stay a searcher */
+        atomic {
+            i = 0;
+            found = false;
+            do
+            :: i < top && stack[i] == me -> found = true; break
+            :: i < top && stack[i] != me -> i++
+            :: i >= top -> break
+            od;
+            if
+            :: found ->
+                do
+                :: i + 1 < top -> stack[i] = stack[i + 1]; i++
+                :: else -> break
+                od;
+                top--; parked--; searching++
+            :: else -> skip
+            fi
+        };
+        if
+        :: found -> goto loop
+        :: else -> skip                /* a waker popped us: consume its Unpark below */
+        fi
+    :: else -> skip
+    fi;
+#endif
+    /* Parker.Park: block until a permit, consume it. The waker already counted us as searching. */
+end_park:
+    atomic { permit[me] -> permit[me] = false };
+    goto loop
+}
+
+/* When nothing can move any more (every worker parked, producers finished), nothing may be left queued. */
+active proctype Watchdog() {
+end_watch:
+    timeout ->
+        assert(items == 0);
+        assert(producerWakes <= pushes);
+        assert(wakes <= 2 * pushes)
+}
+
+init {
+    byte w = 0;
+    atomic {
+        do
+        :: w < WORKERS -> run Worker(w); w++
+        :: else -> break
+        od;
+        w = 0;
+        do
+        :: w < PRODUCERS -> run Producer(); w++
+        :: else -> break
+        od
+    }
+}
