@@ -22,7 +22,7 @@ public abstract class ThreadPoolContractTests
     [Trait("Category", "Stress")]
     public void Queue_ManyProducersAllOverloads_EachItemRunsExactlyOnce(int producers)
     {
-        int perProducer = StressSize.Pick(quick: 20_000, longRun: 2_000_000) / producers;
+        int perProducer = StressSize.Pick(quick: 20_000, longRun: 100_000_000) / producers;
         var ledger = new Ledger(perProducer * producers);
         using IThreadPool pool = CreatePool();
         var item = new LedgerWorkItems(ledger);
@@ -141,6 +141,48 @@ public abstract class ThreadPoolContractTests
         ledger.AssertEachExactlyOnce();
         Assert.Equal(Throwers, reported.Count);
         Assert.Equal(Throwers, reported.Select(e => e.Message).Distinct().Count());
+    }
+
+    [Fact]
+    public void Queue_TenPercentThrow_EachExceptionReportedOnceAndEveryOtherItemRuns()
+    {
+        const int Items = 5_000;
+        var reported = new int[Items];
+        var ledger = new Ledger(Items);
+        using IThreadPool pool = CreatePool(exception =>
+        {
+            Interlocked.Increment(ref reported[(int)exception.Data["id"]!]);
+            ledger.Mark((int)exception.Data["id"]!);
+        });
+        int workers = pool.WorkerCount;
+
+        for (int i = 0; i < Items; i++)
+        {
+            int id = i;
+            pool.Queue(() =>
+            {
+                if (id % 10 == 0)
+                {
+                    var failure = new InvalidOperationException($"fault {id}");
+                    failure.Data["id"] = id;
+                    throw failure;
+                }
+
+                ledger.Mark(id);
+            });
+        }
+
+        ledger.WaitAll("every item, thrown or not");
+        ledger.AssertEachExactlyOnce();
+        for (int i = 0; i < Items; i++)
+        {
+            Assert.Equal(i % 10 == 0 ? 1 : 0, Volatile.Read(ref reported[i]));
+        }
+
+        if (OwnsItsThreads)
+        {
+            Assert.Equal(workers, pool.WorkerCount);
+        }
     }
 
     [Fact]
