@@ -24,12 +24,7 @@ internal sealed class FanOutScenario : IScenario
         var rows = new List<PoolResult>();
         foreach (PoolDefinition definition in context.Pools)
         {
-            context.Report($"fan-out {label}: {definition.Name}");
-            List<double> wall;
-            using (IThreadPool pool = definition.Create(context.Settings.SingleWorkerCount))
-            {
-                wall = context.Repeat(() => RunOnce(pool, depth, leaves));
-            }
+            List<double> wall = context.RepeatOn(definition, $"fan-out {label}", pool => RunOnce(pool, depth, leaves));
 
             rows.Add(new PoolResult(definition.Name,
             [

@@ -27,12 +27,7 @@ internal sealed class QueueDrainScenario : IScenario
             var rows = new List<PoolResult>();
             foreach (PoolDefinition definition in context.Pools)
             {
-                context.Report($"queue-drain {label}: {definition.Name}");
-                List<Sample> samples;
-                using (IThreadPool pool = definition.Create(context.Settings.SingleWorkerCount))
-                {
-                    samples = context.Repeat(() => RunOnce(pool, items, separated));
-                }
+                List<Sample> samples = context.RepeatOn(definition, $"queue-drain {label}", pool => RunOnce(pool, items, separated));
 
                 rows.Add(new PoolResult(definition.Name,
                 [

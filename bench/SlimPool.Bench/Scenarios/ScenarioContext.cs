@@ -15,6 +15,17 @@ internal sealed class ScenarioContext(BenchSettings settings, IReadOnlyList<Pool
     /// <summary>Picks a size for the run mode: <c>--quick</c>, default, or <c>--full</c> (the seeds' sizes).</summary>
     public int Size(int quick, int standard, int full) => Settings.Quick ? quick : Settings.Full ? full : standard;
 
+    /// <summary>
+    /// Creates <paramref name="definition"/>'s pool (with <c>--workers</c> when one count is given), runs
+    /// <paramref name="once"/> on it as <see cref="Repeat{T}(Func{T})"/> does, and disposes it.
+    /// </summary>
+    public List<T> RepeatOn<T>(PoolDefinition definition, string label, Func<IThreadPool, T> once)
+    {
+        Report($"{label}: {definition.Name}");
+        using IThreadPool pool = definition.Create(Settings.SingleWorkerCount);
+        return Repeat(() => once(pool));
+    }
+
     /// <summary>Runs <paramref name="once"/> once to warm up, then <c>--repeat</c> times with a full GC before each.</summary>
     public List<T> Repeat<T>(Func<T> once)
     {

@@ -23,12 +23,7 @@ internal sealed class SelfRequeueScenario : IScenario
         var rows = new List<PoolResult>();
         foreach (PoolDefinition definition in context.Pools)
         {
-            context.Report($"self-requeue {label}: {definition.Name}");
-            List<double> wall;
-            using (IThreadPool pool = definition.Create(context.Settings.SingleWorkerCount))
-            {
-                wall = context.Repeat(() => RunOnce(pool, total));
-            }
+            List<double> wall = context.RepeatOn(definition, $"self-requeue {label}", pool => RunOnce(pool, total));
 
             rows.Add(new PoolResult(definition.Name,
             [

@@ -39,12 +39,7 @@ internal sealed class TinyWorkScenario : IScenario
                 var rows = new List<PoolResult>();
                 foreach (PoolDefinition definition in context.Pools)
                 {
-                    context.Report($"tiny-work {label}: {definition.Name}");
-                    List<double> wall;
-                    using (IThreadPool pool = definition.Create(context.Settings.SingleWorkerCount))
-                    {
-                        wall = context.Repeat(() => RunOnce(pool, ticks, items, producers, capped));
-                    }
+                    List<double> wall = context.RepeatOn(definition, $"tiny-work {label}", pool => RunOnce(pool, ticks, items, producers, capped));
 
                     var metrics = new List<Metric>
                     {
