@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using SlimPool.Async;
 using SlimPool.Queues;
 using SlimPool.Scheduling;
 
@@ -17,7 +18,7 @@ namespace SlimPool;
 /// stop accepting work, run everything already accepted, and wait for the workers to exit; called on one of
 /// the pool's own workers they run what is left on that worker and return without waiting for it to exit.</para>
 /// </remarks>
-public sealed class SlimThreadPool : IThreadPool
+public sealed partial class SlimThreadPool : IThreadPool
 {
     // The pool whose worker the current thread is, if any.
     [ThreadStatic]
@@ -60,6 +61,8 @@ public sealed class SlimThreadPool : IThreadPool
         };
         _flowExecutionContext = options.FlowExecutionContext;
         _unhandledException = options.UnhandledException;
+        _synchronizationContext = new SlimSynchronizationContext(this);
+        _taskScheduler = new SlimTaskScheduler(this);
 
         _workers = new Thread[workerCount];
         _liveWorkers = workerCount;
@@ -192,7 +195,17 @@ public sealed class SlimThreadPool : IThreadPool
     private static void ThrowDisposed() =>
         throw new ObjectDisposedException(nameof(SlimThreadPool), "The pool has been disposed and no longer accepts work.");
 
-    private bool TryEnqueue(object callback, object? state)
+    /// <summary>Whether the calling thread is one of this pool's workers.</summary>
+    internal bool IsOwnWorker => t_currentPool == this;
+
+    /// <summary>Whether the pool has stopped accepting work.</summary>
+    internal bool IsShutDown => Volatile.Read(ref _shutdown) != 0;
+
+    /// <summary>
+    /// Queues any callback <see cref="QueuedWorkItem"/> can dispatch (Action, Action&lt;object?&gt;,
+    /// SendOrPostCallback with its state, IWorkItem); false once the pool no longer accepts work.
+    /// </summary>
+    internal bool TryEnqueue(object callback, object? state)
     {
         if (Volatile.Read(ref _shutdown) != 0)
         {
@@ -246,6 +259,9 @@ public sealed class SlimThreadPool : IThreadPool
         int index = (int)boxedIndex!;
         t_currentPool = this;
         ExecutionContext? cleanContext = ExecutionContext.Capture();
+
+        // Code running on the pool that awaits resumes on the pool (see SlimSynchronizationContext).
+        SynchronizationContext.SetSynchronizationContext(_synchronizationContext);
         _queue.AttachWorker(index);
         _idleWait.OnWorkerStarted(index);
         try
@@ -255,7 +271,7 @@ public sealed class SlimThreadPool : IThreadPool
                 if (_queue.TryDequeue(out QueuedWorkItem item))
                 {
                     _idleWait.OnWorkTaken(index);
-                    Execute(item, cleanContext, null);
+                    Execute(item, cleanContext, _synchronizationContext);
                     continue;
                 }
 
@@ -265,7 +281,7 @@ public sealed class SlimThreadPool : IThreadPool
                     // saw the pool still open (see BeginShutdown).
                     if (_queue.TryDequeue(out item))
                     {
-                        Execute(item, cleanContext, null);
+                        Execute(item, cleanContext, _synchronizationContext);
                         continue;
                     }
 

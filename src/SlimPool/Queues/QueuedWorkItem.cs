@@ -13,8 +13,9 @@ namespace SlimPool.Queues;
 /// </remarks>
 public readonly struct QueuedWorkItem
 {
-    // _callback is exactly one of: Action<object?> (with _state), Action, or IWorkItem. Action and
-    // Action<object?> are sealed, so an exact type test tells them apart without an interface cast.
+    // _callback is exactly one of: Action<object?> (with _state), Action, SendOrPostCallback (with _state, from
+    // the pool's SynchronizationContext), or IWorkItem. The delegate types are sealed, so exact type tests tell
+    // them apart without an interface cast, and no wrapper is allocated for any of them.
     private readonly object? _callback;
     private readonly object? _state;
     private readonly ExecutionContext? _context;
@@ -47,6 +48,10 @@ public readonly struct QueuedWorkItem
         else if (callback.GetType() == typeof(Action))
         {
             Unsafe.As<Action>(callback)();
+        }
+        else if (callback.GetType() == typeof(SendOrPostCallback))
+        {
+            Unsafe.As<SendOrPostCallback>(callback)(_state);
         }
         else
         {

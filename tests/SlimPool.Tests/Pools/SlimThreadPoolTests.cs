@@ -53,7 +53,7 @@ public sealed class SlimThreadPoolTests
 
         (string? value, SynchronizationContext? context) = Bounded.Result(seen.Task, "the second item");
         Assert.Null(value);
-        Assert.Null(context);
+        Assert.Same(pool.SynchronizationContext, context); // the pool's own, not the one the first item set
     }
 
     [Fact]

@@ -1,0 +1,95 @@
+using SlimPool.Async;
+
+namespace SlimPool;
+
+/// <summary>The pool's async/await integration: a TaskScheduler, a SynchronizationContext, Run and SwitchTo.</summary>
+public sealed partial class SlimThreadPool
+{
+    private readonly SlimSynchronizationContext _synchronizationContext;
+    private readonly SlimTaskScheduler _taskScheduler;
+
+    /// <summary>
+    /// A <see cref="System.Threading.Tasks.TaskScheduler"/> that runs tasks as items of this pool, for
+    /// <c>Task.Factory.StartNew(..., pool.TaskScheduler)</c>. It inlines a task only on this pool's own workers;
+    /// <see cref="System.Threading.Tasks.TaskScheduler.MaximumConcurrencyLevel"/> is <see cref="WorkerCount"/>;
+    /// tasks created with <see cref="TaskCreationOptions.LongRunning"/> get a dedicated thread instead of a worker.
+    /// </summary>
+    public TaskScheduler TaskScheduler => _taskScheduler;
+
+    /// <summary>
+    /// The <see cref="System.Threading.SynchronizationContext"/> installed on every worker: <c>Post</c> queues
+    /// to this pool, so an <c>await</c> in code running on the pool resumes on the pool. <c>Send</c> runs the
+    /// callback inline on a worker of this pool (so it can never deadlock there) and otherwise posts it and
+    /// waits for it.
+    /// </summary>
+    public SynchronizationContext SynchronizationContext => _synchronizationContext;
+
+    /// <summary>Runs <paramref name="action"/> on the pool; the task completes when it returns or throws.</summary>
+    /// <param name="action">The work.</param>
+    /// <returns>A task for the work: faulted with its exception, or cancelled by an <see cref="OperationCanceledException"/>.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="action"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    public Task Run(Action action)
+    {
+        ArgumentNullException.ThrowIfNull(action);
+        ThrowIfShutDown();
+        return Task.Factory.StartNew(action, CancellationToken.None, TaskCreationOptions.DenyChildAttach, _taskScheduler);
+    }
+
+    /// <summary>Runs <paramref name="function"/> on the pool and returns its result.</summary>
+    /// <typeparam name="T">The result type.</typeparam>
+    /// <param name="function">The work.</param>
+    /// <returns>A task for the result: faulted with the function's exception, or cancelled.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="function"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    public Task<T> Run<T>(Func<T> function)
+    {
+        ArgumentNullException.ThrowIfNull(function);
+        ThrowIfShutDown();
+        return Task.Factory.StartNew(function, CancellationToken.None, TaskCreationOptions.DenyChildAttach, _taskScheduler);
+    }
+
+    /// <summary>
+    /// Runs an async flow on the pool: the flow starts on a worker, and every continuation after an
+    /// <c>await</c> (that does not use <c>ConfigureAwait(false)</c>) runs on the pool too.
+    /// </summary>
+    /// <param name="function">The async flow.</param>
+    /// <returns>A task that completes with the flow: faulted with its exception, or cancelled.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="function"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    public Task Run(Func<Task> function)
+    {
+        ArgumentNullException.ThrowIfNull(function);
+        ThrowIfShutDown();
+        return Task.Factory.StartNew(function, CancellationToken.None, TaskCreationOptions.DenyChildAttach, _taskScheduler).Unwrap();
+    }
+
+    /// <summary>Runs an async flow with a result on the pool; continuations stay on the pool.</summary>
+    /// <typeparam name="T">The result type.</typeparam>
+    /// <param name="function">The async flow.</param>
+    /// <returns>A task that completes with the flow's result: faulted with its exception, or cancelled.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="function"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    public Task<T> Run<T>(Func<Task<T>> function)
+    {
+        ArgumentNullException.ThrowIfNull(function);
+        ThrowIfShutDown();
+        return Task.Factory.StartNew(function, CancellationToken.None, TaskCreationOptions.DenyChildAttach, _taskScheduler).Unwrap();
+    }
+
+    /// <summary>
+    /// An awaitable that moves the rest of an async method onto this pool: <c>await pool.SwitchTo();</c>.
+    /// Already on one of this pool's workers it completes at once, unless <paramref name="alwaysYield"/> is set.
+    /// </summary>
+    /// <param name="alwaysYield">Queue the continuation even when already on the pool (lets other items run).</param>
+    /// <returns>The awaitable; awaiting it on a disposed pool throws <see cref="ObjectDisposedException"/>.</returns>
+    public SwitchToAwaitable SwitchTo(bool alwaysYield = false) => new(this, alwaysYield);
+
+    private void ThrowIfShutDown()
+    {
+        if (IsShutDown)
+        {
+            ThrowDisposed();
+        }
+    }
+}

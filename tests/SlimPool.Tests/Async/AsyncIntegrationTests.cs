@@ -1,0 +1,219 @@
+using SlimPool.Tests.Infrastructure;
+
+namespace SlimPool.Tests.Async;
+
+public sealed class AsyncIntegrationTests : IDisposable
+{
+    private const string Prefix = "AsyncTest";
+    private readonly SlimThreadPool _pool = new(new SlimThreadPoolOptions { WorkerCount = 2, ThreadNamePrefix = Prefix });
+
+    public void Dispose() => _pool.Dispose();
+
+    private static bool OnPool() => Thread.CurrentThread.Name?.StartsWith(Prefix + " #", StringComparison.Ordinal) == true;
+
+    [Fact]
+    public void Run_AsyncFlow_EveryContinuationRunsOnThePool()
+    {
+        Task<bool[]> flow = _pool.Run(async () =>
+        {
+            var onPool = new List<bool> { OnPool() };
+            await Task.Yield();
+            onPool.Add(OnPool());
+            await Task.Delay(5); // completes on a timer thread; the continuation is posted back to the pool
+            onPool.Add(OnPool());
+            await Task.Run(() => { }); // completes on the built-in pool
+            onPool.Add(OnPool());
+            return onPool.ToArray();
+        });
+
+        Assert.All(Bounded.Result(flow, "the async flow"), Assert.True);
+    }
+
+    [Fact]
+    public void Run_InsideScheduledWork_TaskSchedulerCurrentIsThePools()
+    {
+        TaskScheduler seen = Bounded.Result(_pool.Run(() => TaskScheduler.Current), "the task");
+
+        Assert.Same(_pool.TaskScheduler, seen);
+        Assert.Equal(_pool.WorkerCount, _pool.TaskScheduler.MaximumConcurrencyLevel);
+    }
+
+    [Fact]
+    public void TaskScheduler_ManyTasks_ConcurrencyNeverExceedsWorkerCount()
+    {
+        int running = 0, peak = 0;
+        Task[] tasks = [.. Enumerable.Range(0, 200).Select(_ => Task.Factory.StartNew(() =>
+        {
+            int now = Interlocked.Increment(ref running);
+            int seen;
+            while ((seen = Volatile.Read(ref peak)) < now && Interlocked.CompareExchange(ref peak, now, seen) != seen)
+            {
+            }
+
+            Thread.SpinWait(2_000);
+            Interlocked.Decrement(ref running);
+        }, CancellationToken.None, TaskCreationOptions.None, _pool.TaskScheduler))];
+
+        Bounded.Wait(Task.WhenAll(tasks), "200 tasks");
+        Assert.InRange(Volatile.Read(ref peak), 1, _pool.WorkerCount);
+    }
+
+    [Fact]
+    public void TaskScheduler_WaitedFromOffThePool_IsNeverInlinedOnTheWaiter()
+    {
+        using var gate = new ManualResetEventSlim(false);
+        _pool.Queue(() => gate.Wait(Bounded.Timeout)); // occupy both workers so the task stays queued
+        _pool.Queue(() => gate.Wait(Bounded.Timeout));
+        Task<bool> task = Task.Factory.StartNew(OnPool, CancellationToken.None, TaskCreationOptions.None, _pool.TaskScheduler);
+
+        using var timer = new Timer(_ => gate.Set(), null, 100, Timeout.Infinite);
+#pragma warning disable xUnit1031 // the blocking Wait is the point: it asks the scheduler to inline the task here
+        Assert.True(task.Wait(Bounded.Timeout)); // the scheduler must refuse: this thread is not a pool worker
+        Assert.True(task.Result, "the task ran on the waiting thread instead of a pool worker");
+#pragma warning restore xUnit1031
+    }
+
+    [Fact]
+    public void TaskScheduler_LongRunningTask_GetsItsOwnThread()
+    {
+        Task<bool> task = Task.Factory.StartNew(OnPool, CancellationToken.None, TaskCreationOptions.LongRunning, _pool.TaskScheduler);
+
+        Assert.False(Bounded.Result(task, "the long-running task"));
+    }
+
+    [Fact]
+    public void Run_ChainOf100000Awaits_CompletesWithoutStackOverflow()
+    {
+        Task<int> flow = _pool.Run(async () =>
+        {
+            int steps = 0;
+            for (int i = 0; i < 100_000; i++)
+            {
+                await Task.Yield();
+                steps++;
+            }
+
+            return steps;
+        });
+
+        Assert.Equal(100_000, Bounded.Result(flow, "100,000 awaits"));
+    }
+
+    [Fact]
+    public void Run_FlowsAwaitingEachOther_CompleteWithoutStackOverflow()
+    {
+        // 10,000 flows, each awaiting the previous one's completion: continuations are posted, not inlined deep.
+        var gates = Enumerable.Range(0, 10_001).Select(_ => new TaskCompletionSource(TaskCreationOptions.None)).ToArray();
+        Task[] flows = [.. Enumerable.Range(0, 10_000).Select(i => _pool.Run(async () =>
+        {
+            await gates[i].Task;
+            gates[i + 1].SetResult();
+        }))];
+
+        gates[0].SetResult();
+        Bounded.Wait(Task.WhenAll(flows), "10,000 chained flows");
+    }
+
+    [Fact]
+    public void Run_ThrowingFlow_FaultsTheTaskWithTheException()
+    {
+        Task flow = _pool.Run(async () =>
+        {
+            await Task.Yield();
+            throw new InvalidOperationException("flow failed");
+        });
+
+        var error = Assert.Throws<AggregateException>(() => flow.Wait(Bounded.Timeout));
+        Assert.Equal("flow failed", Assert.IsType<InvalidOperationException>(error.InnerException).Message);
+        Assert.Equal(0, _pool.UnhandledExceptionCount); // the task carries it; the pool's handler does not see it
+    }
+
+    [Fact]
+    public void Run_CancelledFlow_EndsCancelled()
+    {
+        using var cancel = new CancellationTokenSource();
+        cancel.Cancel();
+        Task<int> flow = _pool.Run<int>(async () =>
+        {
+            await Task.Yield();
+            cancel.Token.ThrowIfCancellationRequested();
+            return 1;
+        });
+
+        Assert.ThrowsAny<Exception>(() => flow.Wait(Bounded.Timeout));
+        Assert.True(flow.IsCanceled);
+    }
+
+    [Fact]
+    public void Run_SyncOverloads_ReturnResultsAndFaults()
+    {
+        Assert.True(Bounded.Result(_pool.Run(OnPool), "Run(Func<T>)"));
+        Task failing = _pool.Run(() => throw new FormatException());
+        Assert.IsType<FormatException>(Assert.Throws<AggregateException>(() => failing.Wait(Bounded.Timeout)).InnerException);
+    }
+
+    [Fact]
+    public void SwitchTo_FromOffThePool_ContinuesOnAWorker()
+    {
+        async Task<bool> Hop()
+        {
+            await _pool.SwitchTo();
+            return OnPool();
+        }
+
+        Assert.True(Bounded.Result(Task.Run(Hop), "the hop"));
+    }
+
+    [Fact]
+    public void SwitchTo_AlreadyOnThePool_CompletesSynchronouslyUnlessAskedToYield()
+    {
+        (bool plain, bool yielding) = Bounded.Result(_pool.Run(() => (_pool.SwitchTo().GetAwaiter().IsCompleted, _pool.SwitchTo(alwaysYield: true).GetAwaiter().IsCompleted)), "the check");
+
+        Assert.True(plain);
+        Assert.False(yielding);
+        Assert.False(_pool.SwitchTo().GetAwaiter().IsCompleted); // off the pool it always queues
+    }
+
+    [Fact]
+    public void SynchronizationContext_SendOffThePool_RunsOnAWorkerAndWaits()
+    {
+        bool ranOnPool = false;
+        _pool.SynchronizationContext.Send(_ => ranOnPool = OnPool(), null);
+
+        Assert.True(ranOnPool);
+        Assert.Throws<NotSupportedException>(() => _pool.SynchronizationContext.Send(_ => throw new NotSupportedException(), null));
+    }
+
+    [Fact]
+    public void SynchronizationContext_SendOnThePool_RunsInline()
+    {
+        bool sameThread = Bounded.Result(_pool.Run(() =>
+        {
+            Thread caller = Thread.CurrentThread;
+            Thread? ran = null;
+            SynchronizationContext.Current!.Send(_ => ran = Thread.CurrentThread, null);
+            return ran == caller;
+        }), "the send");
+
+        Assert.True(sameThread);
+    }
+
+    [Fact]
+    public void Run_NullDelegates_ThrowArgumentNullException()
+    {
+        Assert.Equal("action", Assert.Throws<ArgumentNullException>(() => { _ = _pool.Run((Action)null!); }).ParamName);
+        Assert.Equal("function", Assert.Throws<ArgumentNullException>(() => { _ = _pool.Run((Func<int>)null!); }).ParamName);
+        Assert.Equal("function", Assert.Throws<ArgumentNullException>(() => { _ = _pool.Run((Func<Task>)null!); }).ParamName);
+        Assert.Equal("function", Assert.Throws<ArgumentNullException>(() => { _ = _pool.Run((Func<Task<int>>)null!); }).ParamName);
+    }
+
+    [Fact]
+    public void Run_AfterDispose_ThrowsObjectDisposedException()
+    {
+        var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = 1 });
+        pool.Dispose();
+
+        Assert.Throws<ObjectDisposedException>(() => { _ = pool.Run(() => { }); });
+        Assert.Throws<ObjectDisposedException>(() => pool.SwitchTo().GetAwaiter().GetResult());
+    }
+}
