@@ -41,8 +41,14 @@ internal sealed class IoLatencyScenario : IScenario
             rows.Add(Row($"{definition.Name} ({pool.WorkerCount} workers, blocking)", IoLatencyRun.Measure(pool.Queue, shape, async: false)));
         }
 
+        context.Report($"io-latency {label}: SlimPool 1 worker async");
+        using (var single = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = 1 }))
+        {
+            rows.Add(Row("SlimPool (1 worker, async)", IoLatencyRun.Measure(single.Queue, shape, async: true)));
+        }
+
         yield return new CaseResult(Name, label, rows,
-            "SlimPool with RunBlocking and the starvation guard: needs the issue \"Async and blocking\"; not measured yet.");
+            "SlimPool with RunBlocking and the starvation guard: needs the blocking half of the issue \"Async and blocking\"; not measured yet.");
     }
 
     /// <summary>The child process's entry: cap the built-in pool, run, print the latencies in ms, one per line.</summary>
