@@ -26,7 +26,12 @@ public sealed partial class SlimThreadPool : IThreadPool
 
     private readonly IWorkQueue _queue;
     private readonly IdleWait _idleWait;
-    private readonly Thread[] _workers;
+    // Slots 0..WorkerCount-1 hold the permanent workers; the rest hold spare workers while they live. Written
+    // under _spareLock (and once in the constructor); a retiring spare clears its slot.
+    private readonly Thread?[] _workers;
+    private readonly int _workerCount;
+    private readonly string _threadNamePrefix;
+    private readonly Lock _spareLock = new();
     private readonly bool _flowExecutionContext;
     private readonly Action<Exception>? _unhandledException;
     private readonly TaskCompletionSource _stopped = new(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -54,38 +59,50 @@ public sealed partial class SlimThreadPool : IThreadPool
 
         int workerCount = options.WorkerCount;
         _queue = CreateQueue(options);
+        int maxWorkers = options.EffectiveMaxWorkers;
         _idleWait = options.IdleWait switch
         {
             IdleWaitKind.AutoResetEvent => new AutoResetEventIdleWait(_queue),
-            _ => new SpinThenParkIdleWait(_queue, workerCount, Environment.ProcessorCount > 1 ? DefaultSpinIterations : 0),
+            _ => new SpinThenParkIdleWait(_queue, maxWorkers, Environment.ProcessorCount > 1 ? DefaultSpinIterations : 0),
         };
         _flowExecutionContext = options.FlowExecutionContext;
         _unhandledException = options.UnhandledException;
         _synchronizationContext = new SlimSynchronizationContext(this);
         _taskScheduler = new SlimTaskScheduler(this);
 
-        _workers = new Thread[workerCount];
+        _workerCount = workerCount;
+        _threadNamePrefix = options.ThreadNamePrefix;
+        _spareIdleTimeoutMs = (int)options.SpareWorkerIdleTimeout.TotalMilliseconds;
+        _progress = new PaddedLong[maxWorkers];
+        _workers = new Thread?[maxWorkers];
         _liveWorkers = workerCount;
         for (int i = 0; i < workerCount; i++)
         {
-            _workers[i] = new Thread(WorkerMain)
-            {
-                IsBackground = true,
-                Name = $"{options.ThreadNamePrefix} #{i + 1}",
-            };
+            _workers[i] = NewWorkerThread(i);
         }
 
         for (int i = 0; i < workerCount; i++)
         {
-            _workers[i].UnsafeStart(i); // no ExecutionContext leaks from the creator into the workers
+            _workers[i]!.UnsafeStart(i); // no ExecutionContext leaks from the creator into the workers
+        }
+
+        if (options.StarvationTimeout != Timeout.InfiniteTimeSpan)
+        {
+            _guard = new StarvationGuard(this, _queue, (int)options.StarvationTimeout.TotalMilliseconds, $"{_threadNamePrefix} guard");
         }
     }
 
     /// <summary>How many times an idle worker looks at the queue, about a microsecond apart, before it parks.</summary>
     internal const int DefaultSpinIterations = 50;
 
-    /// <inheritdoc />
-    public int WorkerCount => _workers.Length;
+    /// <summary>
+    /// The number of permanent workers (<see cref="SlimThreadPoolOptions.WorkerCount"/>). Spare workers that cover
+    /// for blocked ones come and go on top of it; <see cref="LiveWorkerCount"/> counts them too.
+    /// </summary>
+    public int WorkerCount => _workerCount;
+
+    /// <summary>The number of worker threads alive now: the permanent ones plus any spare workers.</summary>
+    public int LiveWorkerCount => Volatile.Read(ref _liveWorkers);
 
     /// <summary>The approximate number of items queued and not yet started.</summary>
     public int PendingWorkItemCount => _queue.Count;
@@ -158,6 +175,7 @@ public sealed partial class SlimThreadPool : IThreadPool
         }
 
         _stopped.Task.Wait();
+        JoinThreads();
         RunUntilEmpty();
     }
 
@@ -173,6 +191,7 @@ public sealed partial class SlimThreadPool : IThreadPool
         }
 
         await _stopped.Task.ConfigureAwait(false);
+        JoinThreads();
         RunUntilEmpty();
     }
 
@@ -226,6 +245,11 @@ public sealed partial class SlimThreadPool : IThreadPool
         }
 
         _idleWait.OnWorkQueued();
+        if (_guard is not null && _idleWait.AllWorkersBusy)
+        {
+            _guard.OnQueuedWhileAllBusy();
+        }
+
         return true;
     }
 
@@ -248,10 +272,17 @@ public sealed partial class SlimThreadPool : IThreadPool
         // The Exchange is a full fence: a producer that then reads _shutdown == 0 after publishing its item
         // published it before this point, so the workers' final look at the queue (made after they see
         // IsStopping, which Stop sets after this) finds it.
-        if (Interlocked.Exchange(ref _shutdown, 1) == 0)
+        // Under _spareLock, so that no spare worker starts once shutdown has begun (see TryStartSpare).
+        lock (_spareLock)
         {
-            _idleWait.Stop();
+            if (Interlocked.Exchange(ref _shutdown, 1) != 0)
+            {
+                return;
+            }
         }
+
+        _idleWait.Stop();
+        _guard?.Stop();
     }
 
     private void WorkerMain(object? boxedIndex)
@@ -262,6 +293,8 @@ public sealed partial class SlimThreadPool : IThreadPool
 
         // Code running on the pool that awaits resumes on the pool (see SlimSynchronizationContext).
         SynchronizationContext.SetSynchronizationContext(_synchronizationContext);
+        bool spare = index >= _workerCount;
+        int idleTimeout = spare ? _spareIdleTimeoutMs : Timeout.Infinite;
         _queue.AttachWorker(index);
         _idleWait.OnWorkerStarted(index);
         try
@@ -272,6 +305,9 @@ public sealed partial class SlimThreadPool : IThreadPool
                 {
                     _idleWait.OnWorkTaken(index);
                     Execute(item, cleanContext, _synchronizationContext);
+
+                    // Progress for the starvation guard: written only by this worker, read by the guard.
+                    Volatile.Write(ref _progress[index].Value, _progress[index].Value + 1);
                     continue;
                 }
 
@@ -288,7 +324,10 @@ public sealed partial class SlimThreadPool : IThreadPool
                     break;
                 }
 
-                _idleWait.WaitForWork(index);
+                if (!_idleWait.WaitForWork(index, idleTimeout))
+                {
+                    break; // a spare with nothing to do for SpareWorkerIdleTimeout retires
+                }
             }
         }
         finally
@@ -296,6 +335,14 @@ public sealed partial class SlimThreadPool : IThreadPool
             _queue.DetachWorker(index);
             _idleWait.OnWorkerExiting(index);
             t_currentPool = null;
+            if (spare)
+            {
+                lock (_spareLock)
+                {
+                    _workers[index] = null;
+                }
+            }
+
             if (Interlocked.Decrement(ref _liveWorkers) == 0)
             {
                 _stopped.TrySetResult();

@@ -15,6 +15,9 @@ public sealed class SlimThreadPoolOptions
     private WorkQueueKind _queue = WorkQueueKind.WorkStealing;
     private IdleWaitKind _idleWait = IdleWaitKind.SpinThenPark;
     private string _threadNamePrefix = "SlimPool";
+    private int? _maxWorkers;
+    private TimeSpan _spareWorkerIdleTimeout = TimeSpan.FromSeconds(5);
+    private TimeSpan _starvationTimeout = TimeSpan.FromMilliseconds(50);
 
     /// <summary>
     /// The number of worker threads, from 1 to <see cref="MaxWorkerCount"/>. Default:
@@ -105,10 +108,77 @@ public sealed class SlimThreadPoolOptions
     /// </summary>
     public Action<Exception>? UnhandledException { get; set; }
 
-    /// <summary>Checks every setting; the pool calls it before using the options.</summary>
+    /// <summary>
+    /// The most threads the pool runs at once, counting spare workers started to cover for workers that block
+    /// (<see cref="SlimThreadPool.RunBlocking(Action)"/>, <see cref="SlimThreadPool.EnterBlocking"/>) or that the
+    /// starvation guard adds. From <see cref="WorkerCount"/> (no spares) to <see cref="MaxWorkerCount"/>.
+    /// Default: <see langword="null"/>, meaning 4 × <see cref="WorkerCount"/> (at most <see cref="MaxWorkerCount"/>).
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is below 1 or above <see cref="MaxWorkerCount"/>; the pool's
+    /// constructor also rejects a value below <see cref="WorkerCount"/>.</exception>
+    public int? MaxWorkers
+    {
+        get => _maxWorkers;
+        set
+        {
+            if (value is < 1 or > MaxWorkerCount)
+            {
+                throw new ArgumentOutOfRangeException(nameof(MaxWorkers), value, $"{nameof(MaxWorkers)} must be between {nameof(WorkerCount)} and {MaxWorkerCount}.");
+            }
+
+            _maxWorkers = value;
+        }
+    }
+
+    /// <summary>How long a spare worker waits without work before it exits. Positive. Default: 5 seconds.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is zero, negative or infinite.</exception>
+    public TimeSpan SpareWorkerIdleTimeout
+    {
+        get => _spareWorkerIdleTimeout;
+        set
+        {
+            if (value <= TimeSpan.Zero || value == Timeout.InfiniteTimeSpan || value.TotalMilliseconds > int.MaxValue)
+            {
+                throw new ArgumentOutOfRangeException(nameof(SpareWorkerIdleTimeout), value, $"{nameof(SpareWorkerIdleTimeout)} must be positive and finite.");
+            }
+
+            _spareWorkerIdleTimeout = value;
+        }
+    }
+
+    /// <summary>
+    /// The starvation guard: when items wait and no worker has finished an item for this long, the pool starts a
+    /// spare worker (up to <see cref="MaxWorkers"/>), so items that block without saying so cannot stall the
+    /// pool for long. The guard thread sleeps while nothing waits. Positive, or
+    /// <see cref="Timeout.InfiniteTimeSpan"/> to turn the guard off. Default: 50 milliseconds (the built-in pool's
+    /// gate thread looks every 500 ms).
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is zero, or negative and not <see cref="Timeout.InfiniteTimeSpan"/>.</exception>
+    public TimeSpan StarvationTimeout
+    {
+        get => _starvationTimeout;
+        set
+        {
+            if ((value <= TimeSpan.Zero && value != Timeout.InfiniteTimeSpan) || value.TotalMilliseconds > int.MaxValue)
+            {
+                throw new ArgumentOutOfRangeException(nameof(StarvationTimeout), value, $"{nameof(StarvationTimeout)} must be positive, or Timeout.InfiniteTimeSpan to turn the guard off.");
+            }
+
+            _starvationTimeout = value;
+        }
+    }
+
+    /// <summary>The thread ceiling in effect: <see cref="MaxWorkers"/>, or its default.</summary>
+    internal int EffectiveMaxWorkers => _maxWorkers ?? (int)Math.Min(MaxWorkerCount, 4L * _workerCount);
+
+    /// <summary>Checks every setting, including those that depend on each other; the pool calls it before using the options.</summary>
     internal void Validate()
     {
         ValidateWorkerCount(_workerCount);
+        if (_maxWorkers is int max && max < _workerCount)
+        {
+            throw new ArgumentOutOfRangeException(nameof(MaxWorkers), max, $"{nameof(MaxWorkers)} ({max}) must be at least {nameof(WorkerCount)} ({_workerCount}).");
+        }
     }
 
     private static void ValidateWorkerCount(int value)

@@ -33,7 +33,9 @@ internal sealed class AutoResetEventIdleWait : IdleWait
         }
     }
 
-    public override void WaitForWork(int worker)
+    public override bool AllWorkersBusy => Volatile.Read(ref _idleCount.Value) == 0;
+
+    public override bool WaitForWork(int worker, int millisecondsTimeout)
     {
         Interlocked.Increment(ref _idleCount.Value); // announce idle: a full fence
         try
@@ -42,15 +44,28 @@ internal sealed class AutoResetEventIdleWait : IdleWait
             // one published after it makes its producer see _idleCount > 0 and Set the event.
             if (!Queue.IsEmpty || IsStopping)
             {
-                return;
+                return true;
             }
 
-            _event.WaitOne();
+            // A spare that times out may leave a Set behind for nobody in particular: the event stays set and the
+            // next worker to wait returns at once and looks at the queue, so no item is stranded by it.
+            return _event.WaitOne(millisecondsTimeout);
         }
         finally
         {
             Interlocked.Decrement(ref _idleCount.Value);
         }
+    }
+
+    public override bool TryProvideWorker()
+    {
+        if (Volatile.Read(ref _idleCount.Value) > 0)
+        {
+            _event.Set();
+            return true;
+        }
+
+        return false;
     }
 
     public override void OnWorkerExiting(int worker)

@@ -44,7 +44,22 @@ internal abstract class IdleWait
     /// Worker thread, after the queue was seen empty: returns when the worker should look again (work may
     /// have arrived, or <see cref="IsStopping"/> is set). May return spuriously.
     /// </summary>
-    public abstract void WaitForWork(int worker);
+    /// <param name="worker">The worker's index.</param>
+    /// <param name="millisecondsTimeout">-1 to wait for work indefinitely; otherwise how long a spare worker waits.</param>
+    /// <returns>
+    /// <see langword="false"/> only when the wait timed out and the worker has left the idle state cleanly (no
+    /// wake is addressed to it), so it may exit; <see langword="true"/> otherwise.
+    /// </returns>
+    public abstract bool WaitForWork(int worker, int millisecondsTimeout);
+
+    /// <summary>
+    /// Makes sure some worker is free to take queued work: true if one is searching or idle and was woken;
+    /// false if every worker is busy (running items or blocked).
+    /// </summary>
+    public abstract bool TryProvideWorker();
+
+    /// <summary>Whether no worker is idle or searching: every one is running an item (or blocked in one).</summary>
+    public abstract bool AllWorkersBusy { get; }
 
     /// <summary>Worker thread, once, when it exits.</summary>
     public virtual void OnWorkerExiting(int worker)

@@ -2,7 +2,7 @@ namespace SlimPool.Scheduling;
 
 /// <summary>
 /// A one-permit parking spot for one thread: <see cref="Unpark"/> grants the permit (at most one is kept),
-/// <see cref="Park"/> blocks until a permit is available and consumes it. An Unpark that comes before the
+/// <see cref="Park()"/> blocks until a permit is available and consumes it. An Unpark that comes before the
 /// Park is therefore never lost.
 /// </summary>
 internal sealed class Parker
@@ -24,6 +24,31 @@ internal sealed class Parker
             }
 
             _permit = false;
+        }
+    }
+
+    /// <summary>Like <see cref="Park()"/>, giving up after <paramref name="millisecondsTimeout"/>.</summary>
+    /// <returns><see langword="true"/> if a permit was consumed; <see langword="false"/> on timeout.</returns>
+    public bool Park(int millisecondsTimeout)
+    {
+        long deadline = Environment.TickCount64 + millisecondsTimeout;
+        lock (_gate)
+        {
+            while (!_permit)
+            {
+                long left = deadline - Environment.TickCount64;
+                if (left <= 0)
+                {
+                    return false;
+                }
+
+                _parked = true;
+                Monitor.Wait(_gate, (int)left);
+                _parked = false;
+            }
+
+            _permit = false;
+            return true;
         }
     }
 

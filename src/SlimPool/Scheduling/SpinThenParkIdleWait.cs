@@ -27,7 +27,7 @@ namespace SlimPool.Scheduling;
 /// the model names the method it mirrors.</para>
 /// <para><b>Ownership.</b> <c>Slot.IsSearching</c> is read and written only by its worker; a waker that moves
 /// a worker from parked to searching changes only the shared count, and the worker sets its flag when it
-/// returns from <see cref="Parker.Park"/>.</para>
+/// returns from <see cref="Parker.Park()"/>.</para>
 /// </remarks>
 internal sealed class SpinThenParkIdleWait : IdleWait
 {
@@ -95,7 +95,15 @@ internal sealed class SpinThenParkIdleWait : IdleWait
         }
     }
 
-    public override void WaitForWork(int worker)
+    public override bool AllWorkersBusy => Volatile.Read(ref _state.Value) == 0;
+
+    public override bool TryProvideWorker()
+    {
+        int state = Volatile.Read(ref _state.Value);
+        return (state & SearchingMask) != 0 || (state >= ParkedOne && WakeOne());
+    }
+
+    public override bool WaitForWork(int worker, int millisecondsTimeout)
     {
         Slot slot = _slots[worker];
         if (!slot.IsSearching)
@@ -109,7 +117,7 @@ internal sealed class SpinThenParkIdleWait : IdleWait
         {
             if (!Queue.IsEmpty || IsStopping)
             {
-                return;
+                return true;
             }
 
             Thread.SpinWait(20);
@@ -126,18 +134,37 @@ internal sealed class SpinThenParkIdleWait : IdleWait
         // published before our announcement is seen here; after it, its producer sees us parked.
         if (!Queue.IsEmpty || IsStopping)
         {
-            if (TryUnannounce(worker))
+            if (TryUnannounce(worker, stayAsSearcher: true))
             {
-                return; // still counted as searching, IsSearching still true
+                return true; // still counted as searching, IsSearching still true
             }
 
             // A waker popped us and already counted us as searching; its Unpark is on its way (it is issued
             // right after the waker leaves the lock). Take it now so that our next Park is not spurious.
         }
 
-        slot.Parker.Park();
+        // Whoever unparks us has moved us from parked to searching.
+        if (millisecondsTimeout < 0)
+        {
+            slot.Parker.Park();
+            return true;
+        }
 
-        // Whoever unparked us moved us from parked to searching.
+        if (slot.Parker.Park(millisecondsTimeout))
+        {
+            return true;
+        }
+
+        // A spare's wait timed out. Still on the stack: leave it, counted neither parked nor searching, and exit.
+        // Popped meanwhile: a waker counted us as searching and its Unpark is on its way; take it and go on.
+        if (TryUnannounce(worker, stayAsSearcher: false))
+        {
+            slot.IsSearching = false;
+            return false;
+        }
+
+        slot.Parker.Park();
+        return true;
     }
 
     protected override void WakeAll()
@@ -158,7 +185,19 @@ internal sealed class SpinThenParkIdleWait : IdleWait
         }
     }
 
-    private void WakeOne()
+    public override void OnWorkerExiting(int worker)
+    {
+        // A worker that exits while counted as searching (on shutdown) stops counting; a retiring spare already
+        // left both counts in WaitForWork.
+        Slot slot = _slots[worker];
+        if (slot.IsSearching)
+        {
+            slot.IsSearching = false;
+            Interlocked.Add(ref _state.Value, -SearchingOne);
+        }
+    }
+
+    private bool WakeOne()
     {
         int worker;
         lock (_lock)
@@ -166,7 +205,7 @@ internal sealed class SpinThenParkIdleWait : IdleWait
             // Re-read under the lock: a searcher that appeared since the caller's read will see the item.
             if ((_state.Value & SearchingMask) != 0 || _parkedTop == 0)
             {
-                return;
+                return false;
             }
 
             worker = _parkedStack[--_parkedTop];
@@ -174,9 +213,10 @@ internal sealed class SpinThenParkIdleWait : IdleWait
         }
 
         _slots[worker].Parker.Unpark();
+        return true;
     }
 
-    private bool TryUnannounce(int worker)
+    private bool TryUnannounce(int worker, bool stayAsSearcher)
     {
         lock (_lock)
         {
@@ -193,7 +233,7 @@ internal sealed class SpinThenParkIdleWait : IdleWait
 
             Array.Copy(_parkedStack, index + 1, _parkedStack, index, _parkedTop - index - 1);
             _parkedTop--;
-            Interlocked.Add(ref _state.Value, SearchingOne - ParkedOne);
+            Interlocked.Add(ref _state.Value, (stayAsSearcher ? SearchingOne : 0) - ParkedOne);
             return true;
         }
     }

@@ -16,6 +16,9 @@ public sealed class SlimThreadPoolOptionsTests
         Assert.False(options.FlowExecutionContext);
         Assert.Equal("SlimPool", options.ThreadNamePrefix);
         Assert.Null(options.UnhandledException);
+        Assert.Null(options.MaxWorkers);
+        Assert.Equal(TimeSpan.FromSeconds(5), options.SpareWorkerIdleTimeout);
+        Assert.Equal(TimeSpan.FromMilliseconds(50), options.StarvationTimeout);
     }
 
     [Theory]

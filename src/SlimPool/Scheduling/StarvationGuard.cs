@@ -1,0 +1,77 @@
+using SlimPool.Queues;
+
+namespace SlimPool.Scheduling;
+
+/// <summary>
+/// Watches for starvation: items queued while every worker is busy and no item completes for the timeout (the
+/// workers are blocked without saying so). It then starts a spare worker, and keeps checking every timeout while
+/// items wait. While nothing waits it is parked, and costs nothing.
+/// </summary>
+/// <remarks>
+/// Arming follows the idle protocol's pattern: the guard announces itself parked (an interlocked write), re-checks
+/// the queue, then parks; a producer publishes its item, fences, and reads <c>_parked</c> (see
+/// <see cref="OnQueuedWhileAllBusy"/>). One of the two sees the other. The producer only unparks the guard when
+/// no worker is idle or searching: otherwise a free worker takes the item, and if that worker then blocks, the
+/// next item finds every worker busy and arms the guard.
+/// </remarks>
+internal sealed class StarvationGuard
+{
+    private readonly SlimThreadPool _pool;
+    private readonly IWorkQueue _queue;
+    private readonly int _timeoutMs;
+    private readonly Parker _parker = new();
+    private readonly Thread _thread;
+    private volatile bool _stopping;
+    private int _parked;
+
+    public StarvationGuard(SlimThreadPool pool, IWorkQueue queue, int timeoutMs, string name)
+    {
+        _pool = pool;
+        _queue = queue;
+        _timeoutMs = timeoutMs;
+        _thread = new Thread(Run) { IsBackground = true, Name = name };
+        _thread.UnsafeStart();
+    }
+
+    /// <summary>Producer side, after publish and fence, when every worker is busy.</summary>
+    public void OnQueuedWhileAllBusy()
+    {
+        if (Volatile.Read(ref _parked) != 0)
+        {
+            _parker.Unpark();
+        }
+    }
+
+    public void Stop()
+    {
+        _stopping = true;
+        _parker.Unpark();
+    }
+
+    public void Join() => _thread.Join();
+
+    private void Run()
+    {
+        while (!_stopping)
+        {
+            if (_queue.IsEmpty)
+            {
+                Interlocked.Exchange(ref _parked, 1); // announce (a full fence), then re-check
+                if (_queue.IsEmpty && !_stopping)
+                {
+                    _parker.Park();
+                }
+
+                Volatile.Write(ref _parked, 0);
+                continue;
+            }
+
+            long before = _pool.Progress();
+            Thread.Sleep(_timeoutMs);
+            if (!_stopping && !_queue.IsEmpty && _pool.Progress() == before)
+            {
+                _pool.TryStartSpare(); // nothing completed for a whole timeout while items waited
+            }
+        }
+    }
+}
