@@ -47,6 +47,13 @@ internal static class PoolCatalog
         return selected;
     }
 
+    // The seed configurations (…+ARE) stay the seed's design: fixed workers, no starvation guard.
     private static SlimThreadPool Slim(int? workers, WorkQueueKind queue, IdleWaitKind idleWait) =>
-        new(new SlimThreadPoolOptions { WorkerCount = workers ?? Environment.ProcessorCount, Queue = queue, IdleWait = idleWait });
+        new(new SlimThreadPoolOptions
+        {
+            WorkerCount = workers ?? Environment.ProcessorCount,
+            Queue = queue,
+            IdleWait = idleWait,
+            StarvationTimeout = idleWait == IdleWaitKind.AutoResetEvent ? Timeout.InfiniteTimeSpan : TimeSpan.FromMilliseconds(50),
+        });
 }

@@ -5,7 +5,11 @@ namespace SlimPool.Bench.Scenarios;
 /// <summary>Drives one io-latency run through any queue function and returns each item's start latency in ms.</summary>
 internal static class IoLatencyRun
 {
-    public static double[] Measure(Action<Action> queue, IoLatencyShape shape, bool async)
+    /// <param name="queue">How to queue an item.</param>
+    /// <param name="shape">Items, interval, blocking time.</param>
+    /// <param name="async">Items await a delay instead of blocking.</param>
+    /// <param name="hint">When set, blocking items block inside <see cref="SlimThreadPool.RunBlocking(Action)"/> of this pool.</param>
+    public static double[] Measure(Action<Action> queue, IoLatencyShape shape, bool async, SlimThreadPool? hint = null)
     {
         var latencies = new double[shape.Items];
         var completion = new Completion(shape.Items);
@@ -30,7 +34,15 @@ internal static class IoLatencyRun
                 queue(() =>
                 {
                     latencies[index] = Stopwatch.GetElapsedTime(queuedAt).TotalMilliseconds;
-                    Thread.Sleep(shape.BlockMs);
+                    if (hint is null)
+                    {
+                        Thread.Sleep(shape.BlockMs);
+                    }
+                    else
+                    {
+                        hint.RunBlocking(() => Thread.Sleep(shape.BlockMs));
+                    }
+
                     completion.Signal();
                 });
             }
