@@ -66,11 +66,19 @@ public sealed class AsyncIntegrationTests : IDisposable
         _pool.Queue(() => gate.Wait(Bounded.Timeout));
         Task<bool> task = Task.Factory.StartNew(OnPool, CancellationToken.None, TaskCreationOptions.None, _pool.TaskScheduler);
 
-        using var timer = new Timer(_ => gate.Set(), null, 100, Timeout.Infinite);
+        // Release the workers from a thread of our own: a Timer would need the built-in pool, which parallel test
+        // classes (each blocking a pool thread in Wait) can starve for a long time on two cores.
+        var releaser = new Thread(() =>
+        {
+            Thread.Sleep(100);
+            gate.Set();
+        });
+        releaser.Start();
 #pragma warning disable xUnit1031 // the blocking Wait is the point: it asks the scheduler to inline the task here
         Assert.True(task.Wait(Bounded.Timeout)); // the scheduler must refuse: this thread is not a pool worker
         Assert.True(task.Result, "the task ran on the waiting thread instead of a pool worker");
 #pragma warning restore xUnit1031
+        Assert.True(releaser.Join(Bounded.Timeout));
     }
 
     [Fact]

@@ -56,8 +56,14 @@ public sealed class PoolPromiseTests
         }
 
         Bounded.Wait(blocked, "both workers to block");
-        using var timer = new Timer(_ => release.Set(), null, TimeSpan.FromMilliseconds(200), Timeout.InfiniteTimeSpan);
+        var releaser = new Thread(() =>
+        {
+            Thread.Sleep(200);
+            release.Set();
+        });
+        releaser.Start(); // our own thread, not a Timer: the built-in pool may be starved by parallel tests
         Bounded.Run(pool.Dispose, "Dispose while both workers block");
+        Assert.True(releaser.Join(Bounded.Timeout));
 
         Assert.True(release.IsSet, "Dispose returned before the blocked items could finish");
         Assert.Equal(100, Volatile.Read(ref after));
