@@ -63,9 +63,10 @@ internal sealed class StarvationGuard
                 }
 
                 Volatile.Write(ref _parked, 0);
-                continue;
             }
 
+            // Watch at least one full period after every wake, even if the queue emptied meanwhile: producers can
+            // then unpark the guard at most once per timeout, however often the queue flickers empty.
             long before = _pool.Progress();
             Thread.Sleep(_timeoutMs);
             if (!_stopping && !_queue.IsEmpty && _pool.Progress() == before)
