@@ -67,8 +67,13 @@ internal sealed class StarvationGuard
 
             // Watch at least one full period after every wake, even if the queue emptied meanwhile: producers can
             // then unpark the guard at most once per timeout, however often the queue flickers empty.
+            if (_stopping)
+            {
+                break; // Stop's permit may have been consumed by the park above (permits do not add up)
+            }
+
             long before = _pool.Progress();
-            Thread.Sleep(_timeoutMs);
+            _parker.Park(_timeoutMs); // a timed wait Stop can cut short (a stray permit only shortens one period)
             if (!_stopping && !_queue.IsEmpty && _pool.Progress() == before)
             {
                 _pool.TryStartSpare(); // nothing completed for a whole timeout while items waited

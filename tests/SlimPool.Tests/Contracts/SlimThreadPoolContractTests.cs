@@ -1,7 +1,10 @@
 namespace SlimPool.Tests.Contracts;
 
-/// <summary>The contract suite for one SlimPool queue × idle-wait configuration.</summary>
-public abstract class SlimThreadPoolContractTests(WorkQueueKind queue, IdleWaitKind idleWait, int workerCount = 2) : ThreadPoolContractTests
+/// <summary>
+/// The contract suite for one SlimPool queue × idle-wait configuration, with the starvation guard off: the guard
+/// adds a worker when items wait without progress, which would rescue (and so hide) a lost wake-up.
+/// </summary>
+public abstract class SlimThreadPoolContractTests(WorkQueueKind queue, IdleWaitKind idleWait, int workerCount = 2, bool starvationGuard = false) : ThreadPoolContractTests
 {
     protected override IThreadPool CreatePool(Action<Exception>? unhandledException = null, bool flowExecutionContext = false) =>
         new SlimThreadPool(new SlimThreadPoolOptions
@@ -12,6 +15,7 @@ public abstract class SlimThreadPoolContractTests(WorkQueueKind queue, IdleWaitK
             FlowExecutionContext = flowExecutionContext,
             UnhandledException = unhandledException,
             ThreadNamePrefix = $"SlimPool test {queue}/{idleWait}",
+            StarvationTimeout = starvationGuard ? TimeSpan.FromMilliseconds(50) : Timeout.InfiniteTimeSpan,
         });
 }
 
@@ -32,6 +36,9 @@ public sealed class SingleWorkerSpinThenParkContractTests() : SlimThreadPoolCont
 
 /// <summary>More workers than cores: workers are preempted in the middle of the protocol.</summary>
 public sealed class OversubscribedSpinThenParkContractTests() : SlimThreadPoolContractTests(WorkQueueKind.LockFree, IdleWaitKind.SpinThenPark, workerCount: 8);
+
+/// <summary>The default options, starvation guard included.</summary>
+public sealed class DefaultOptionsContractTests() : SlimThreadPoolContractTests(WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark, starvationGuard: true);
 
 public sealed class ManagedThreadPoolContractTests : ThreadPoolContractTests
 {

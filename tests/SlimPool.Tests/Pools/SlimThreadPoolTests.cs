@@ -153,7 +153,7 @@ public sealed class SlimThreadPoolTests
     [Fact]
     public void PendingWorkItemCount_WhileWorkersAreBlocked_CountsQueuedItems()
     {
-        using var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = 1, Queue = WorkQueueKind.LockFree });
+        using var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = 1, Queue = WorkQueueKind.LockFree, StarvationTimeout = Timeout.InfiniteTimeSpan });
         using var started = new ManualResetEventSlim(false);
         using var release = new ManualResetEventSlim(false);
         pool.Queue(() =>

@@ -16,7 +16,8 @@ public sealed class PoolPromiseTests
         const int Items = 20_000;
         var order = new List<int>(Items);
         using var done = new CountdownEvent(Items);
-        using (var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = 1, Queue = queue, IdleWait = idleWait }))
+        // One worker means no spare either: the starvation guard could add a second worker on a loaded machine.
+        using (var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = 1, Queue = queue, IdleWait = idleWait, StarvationTimeout = Timeout.InfiniteTimeSpan }))
         {
             for (int i = 0; i < Items; i++)
             {

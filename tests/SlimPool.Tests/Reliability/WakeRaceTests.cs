@@ -31,7 +31,8 @@ public sealed class WakeRaceTests
     public void Queue_AsTheOnlyWorkerGoesIdle_EveryItemRuns(WorkQueueKind queue, IdleWaitKind idleWait)
     {
         int iterations = StressSize.Pick(quick: 10_000, longRun: 1_000_000);
-        using var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = 1, Queue = queue, IdleWait = idleWait });
+        // The starvation guard off: it would rescue a stranded item after 50 ms and hide the lost wake-up.
+        using var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = 1, Queue = queue, IdleWait = idleWait, StarvationTimeout = Timeout.InfiniteTimeSpan });
         using var aligned = new Barrier(2);
         using var ran = new ManualResetEventSlim(false);
         var random = new Random(7);
