@@ -2,7 +2,7 @@ namespace SlimPool.Soak;
 
 /// <summary>
 /// One round: <see cref="Count"/> item ids, each of which must be marked exactly once. Kinds by id: tiny,
-/// spinning, blocking (1–3 ms), throwing (marked by the exception handler), nested (the item queues its
+/// spinning, blocking (1–3 ms, half inside RunBlocking), throwing (marked by the exception handler), nested (the item queues its
 /// second half from inside the pool), async (awaits, then marks; the continuation runs wherever the awaiter
 /// resumes until SlimPool's SynchronizationContext exists).
 /// </summary>
@@ -49,8 +49,8 @@ internal sealed class SoakRound
             else if (kind < 78)
             {
                 int ms = random.Next(1, 4);
-                pool.Queue(() => { Thread.Sleep(ms); Mark(me); });
-                pool.Queue(() => Mark(nested));
+                pool.Queue(() => { pool.RunBlocking(() => Thread.Sleep(ms)); Mark(me); }); // says so: a spare covers
+                pool.Queue(() => { Thread.Sleep(ms); Mark(nested); }); // does not: the starvation guard may
             }
             else if (kind < 88)
             {
