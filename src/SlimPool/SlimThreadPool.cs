@@ -244,8 +244,8 @@ public sealed partial class SlimThreadPool : IThreadPool
             return true;
         }
 
-        _idleWait.OnWorkQueued();
-        if (_guard is not null && _idleWait.AllWorkersBusy)
+        // One read of the idle state serves both the wake decision and the guard's "every worker busy" check.
+        if (_idleWait.OnWorkQueued() && _guard is not null)
         {
             _guard.OnQueuedWhileAllBusy();
         }

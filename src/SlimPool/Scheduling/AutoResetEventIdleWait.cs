@@ -24,16 +24,17 @@ internal sealed class AutoResetEventIdleWait : IdleWait
     {
     }
 
-    public override void OnWorkQueued()
+    public override bool OnWorkQueued()
     {
         // The producer fenced after publishing its item, so this read pairs with the worker's Increment below.
         if (Volatile.Read(ref _idleCount.Value) > 0)
         {
             _event.Set();
+            return false;
         }
-    }
 
-    public override bool AllWorkersBusy => Volatile.Read(ref _idleCount.Value) == 0;
+        return true;
+    }
 
     public override bool WaitForWork(int worker, int millisecondsTimeout)
     {

@@ -32,8 +32,12 @@ internal abstract class IdleWait
     {
     }
 
-    /// <summary>Producer, after publishing an item and a full fence.</summary>
-    public abstract void OnWorkQueued();
+    /// <summary>Producer, after publishing an item and a full fence: wakes a worker if one is due.</summary>
+    /// <returns>
+    /// Whether, by the same read of the idle state, no worker was idle or searching: every one was running an item
+    /// (or blocked in one). The pool then arms its starvation guard.
+    /// </returns>
+    public abstract bool OnWorkQueued();
 
     /// <summary>Worker thread, after it took an item from the queue.</summary>
     public virtual void OnWorkTaken(int worker)
@@ -57,9 +61,6 @@ internal abstract class IdleWait
     /// false if every worker is busy (running items or blocked).
     /// </summary>
     public abstract bool TryProvideWorker();
-
-    /// <summary>Whether no worker is idle or searching: every one is running an item (or blocked in one).</summary>
-    public abstract bool AllWorkersBusy { get; }
 
     /// <summary>Worker thread, once, when it exits.</summary>
     public virtual void OnWorkerExiting(int worker)

@@ -62,7 +62,7 @@ internal sealed class SpinThenParkIdleWait : IdleWait
         Interlocked.Add(ref _state.Value, SearchingOne);
     }
 
-    public override void OnWorkQueued()
+    public override bool OnWorkQueued()
     {
         // Model: SpinThenParkIdleWait.pml, Producer. The queue check is only on the rare path where a wake is
         // due: a producer delayed between publishing and this read may find its item already taken (by a
@@ -73,6 +73,8 @@ internal sealed class SpinThenParkIdleWait : IdleWait
         {
             WakeOne();
         }
+
+        return state == 0; // nobody searching, nobody parked
     }
 
     public override void OnWorkTaken(int worker)
@@ -94,8 +96,6 @@ internal sealed class SpinThenParkIdleWait : IdleWait
             WakeOne();
         }
     }
-
-    public override bool AllWorkersBusy => Volatile.Read(ref _state.Value) == 0;
 
     public override bool TryProvideWorker()
     {
