@@ -132,8 +132,9 @@ public sealed partial class SlimThreadPool
 
     private Thread NewWorkerThread(int index) => new(WorkerMain)
     {
-        IsBackground = true,
-        Name = $"{_threadNamePrefix} #{index + 1}",
+        IsBackground = _useBackgroundThreads,
+        Priority = _threadPriority,
+        Name = $"{_name} #{index + 1}",
     };
 
     // Dispose's last step off the pool: every worker (and the guard) has exited or is exiting; wait for the threads

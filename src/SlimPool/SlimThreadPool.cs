@@ -12,7 +12,7 @@ namespace SlimPool;
 /// </summary>
 /// <remarks>
 /// <para>Pools are isolated from each other and from <see cref="ThreadPool"/>: their own threads, queue and
-/// settings. Workers are background threads named <c>"{ThreadNamePrefix} #{n}"</c>, started without the
+/// settings. Workers are background threads named <c>"{Name} #{n}"</c>, started without the
 /// creator's <see cref="ExecutionContext"/>.</para>
 /// <para>Dispose the pool: its workers hold it alive. <see cref="Dispose"/> and <see cref="DisposeAsync"/>
 /// stop accepting work, run everything already accepted, and wait for the workers to exit; called on one of
@@ -30,10 +30,14 @@ public sealed partial class SlimThreadPool : IThreadPool
     // under _spareLock (and once in the constructor); a retiring spare clears its slot.
     private readonly Thread?[] _workers;
     private readonly int _workerCount;
-    private readonly string _threadNamePrefix;
+    private readonly string _name;
     private readonly Lock _spareLock = new();
     private readonly bool _flowExecutionContext;
     private readonly Action<Exception>? _unhandledException;
+    private readonly Action<int>? _onThreadStart;
+    private readonly Action<int>? _onThreadExit;
+    private readonly ThreadPriority _threadPriority;
+    private readonly bool _useBackgroundThreads;
     private readonly TaskCompletionSource _stopped = new(TaskCreationOptions.RunContinuationsAsynchronously);
 
     // 0 while accepting, 1 once shutdown began. Written once by Interlocked.Exchange; read by every producer.
@@ -67,11 +71,15 @@ public sealed partial class SlimThreadPool : IThreadPool
         };
         _flowExecutionContext = options.FlowExecutionContext;
         _unhandledException = options.UnhandledException;
+        _onThreadStart = options.OnThreadStart;
+        _onThreadExit = options.OnThreadExit;
+        _threadPriority = options.ThreadPriority;
+        _useBackgroundThreads = options.UseBackgroundThreads;
         _synchronizationContext = new SlimSynchronizationContext(this);
         _taskScheduler = new SlimTaskScheduler(this);
 
         _workerCount = workerCount;
-        _threadNamePrefix = options.ThreadNamePrefix;
+        _name = options.Name;
         _spareIdleTimeoutMs = (int)options.SpareWorkerIdleTimeout.TotalMilliseconds;
         _progress = new PaddedLong[maxWorkers];
         _workers = new Thread?[maxWorkers];
@@ -88,12 +96,15 @@ public sealed partial class SlimThreadPool : IThreadPool
 
         if (options.StarvationTimeout != Timeout.InfiniteTimeSpan)
         {
-            _guard = new StarvationGuard(this, _queue, (int)options.StarvationTimeout.TotalMilliseconds, $"{_threadNamePrefix} guard");
+            _guard = new StarvationGuard(this, _queue, (int)options.StarvationTimeout.TotalMilliseconds, $"{_name} guard");
         }
     }
 
     /// <summary>How many times an idle worker looks at the queue, about a microsecond apart, before it parks.</summary>
     internal const int DefaultSpinIterations = 50;
+
+    /// <summary>The pool's name (<see cref="SlimThreadPoolOptions.Name"/>), used in thread names and metric tags.</summary>
+    public string Name => _name;
 
     /// <summary>
     /// The number of permanent workers (<see cref="SlimThreadPoolOptions.WorkerCount"/>). Spare workers that cover
@@ -289,6 +300,9 @@ public sealed partial class SlimThreadPool : IThreadPool
     {
         int index = (int)boxedIndex!;
         t_currentPool = this;
+        InvokeThreadHook(_onThreadStart, index);
+
+        // Captured after the start hook, so what the hook set (a culture, an AsyncLocal) is every item's baseline.
         ExecutionContext? cleanContext = ExecutionContext.Capture();
 
         // Code running on the pool that awaits resumes on the pool (see SlimSynchronizationContext).
@@ -332,6 +346,7 @@ public sealed partial class SlimThreadPool : IThreadPool
         }
         finally
         {
+            InvokeThreadHook(_onThreadExit, index);
             _queue.DetachWorker(index);
             _idleWait.OnWorkerExiting(index);
             t_currentPool = null;
@@ -388,6 +403,23 @@ public sealed partial class SlimThreadPool : IThreadPool
         if (SynchronizationContext.Current != restoreSyncContext)
         {
             SynchronizationContext.SetSynchronizationContext(restoreSyncContext);
+        }
+    }
+
+    private void InvokeThreadHook(Action<int>? hook, int index)
+    {
+        if (hook is null)
+        {
+            return;
+        }
+
+        try
+        {
+            hook(index);
+        }
+        catch (Exception exception)
+        {
+            ReportUnhandled(exception);
         }
     }
 

@@ -14,7 +14,9 @@ public sealed class SlimThreadPoolOptions
     private int _workerCount = Environment.ProcessorCount;
     private WorkQueueKind _queue = WorkQueueKind.WorkStealing;
     private IdleWaitKind _idleWait = IdleWaitKind.SpinThenPark;
-    private string _threadNamePrefix = "SlimPool";
+    private string _name = "SlimPool";
+    private int? _boundedCapacity;
+    private ThreadPriority _threadPriority = ThreadPriority.Normal;
     private int? _maxWorkers;
     private TimeSpan _spareWorkerIdleTimeout = TimeSpan.FromSeconds(5);
     private TimeSpan _starvationTimeout = TimeSpan.FromMilliseconds(50);
@@ -86,17 +88,86 @@ public sealed class SlimThreadPoolOptions
     public bool FlowExecutionContext { get; set; }
 
     /// <summary>
-    /// The start of each worker thread's name; workers are named <c>"{prefix} #{n}"</c>, n from 1.
+    /// The pool's name: the start of each worker thread's name (<c>"{Name} #{n}"</c>, n from 1) and the
+    /// <c>slimpool.pool.name</c> tag on the pool's metrics (see SlimThreadPool.MeterName).
     /// Default: <c>"SlimPool"</c>.
     /// </summary>
     /// <exception cref="ArgumentNullException">The value is <see langword="null"/>.</exception>
-    public string ThreadNamePrefix
+    /// <exception cref="ArgumentException">The value is empty or only white space.</exception>
+    public string Name
     {
-        get => _threadNamePrefix;
+        get => _name;
         set
         {
-            ArgumentNullException.ThrowIfNull(value, nameof(ThreadNamePrefix));
-            _threadNamePrefix = value;
+            ArgumentNullException.ThrowIfNull(value, nameof(Name));
+            if (string.IsNullOrWhiteSpace(value))
+            {
+                throw new ArgumentException($"{nameof(Name)} must not be empty or white space.", nameof(Name));
+            }
+
+            _name = value;
+        }
+    }
+
+    /// <summary>The scheduling priority of the worker threads. Default: <see cref="ThreadPriority.Normal"/>.</summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is not a defined <see cref="ThreadPriority"/>.</exception>
+    public ThreadPriority ThreadPriority
+    {
+        get => _threadPriority;
+        set
+        {
+            if (!Enum.IsDefined(value))
+            {
+                throw new ArgumentOutOfRangeException(nameof(ThreadPriority), value, $"{nameof(ThreadPriority)} must be a defined {nameof(System.Threading.ThreadPriority)} value.");
+            }
+
+            _threadPriority = value;
+        }
+    }
+
+    /// <summary>
+    /// Whether the workers are background threads, which do not keep the process alive. Default:
+    /// <see langword="true"/>. With <see langword="false"/> the process cannot exit until the pool is disposed.
+    /// </summary>
+    public bool UseBackgroundThreads { get; set; } = true;
+
+    /// <summary>
+    /// Called on each worker thread (permanent or spare) when it starts, before it takes any work, with the
+    /// worker's index (0 to <see cref="WorkerCount"/> − 1 for permanent workers, higher for spare workers): the
+    /// place to set affinity, culture or a profiler's thread name. What it sets in the thread's
+    /// <see cref="ExecutionContext"/> (a culture, an <see cref="AsyncLocal{T}"/>) is the baseline each item starts
+    /// from. An exception it throws is reported like a work item's and the worker goes on. Default: <see langword="null"/>.
+    /// </summary>
+    public Action<int>? OnThreadStart { get; set; }
+
+    /// <summary>
+    /// Called on each worker thread just before it exits (on shutdown, or when a spare worker retires), with
+    /// the worker's index. An exception it throws is reported like a work item's. Default: <see langword="null"/>.
+    /// </summary>
+    public Action<int>? OnThreadExit { get; set; }
+
+    /// <summary>
+    /// The most items that may wait in the queue (queued and not yet started); <see langword="null"/> for no
+    /// limit. When the queue is full, <see cref="SlimThreadPool.TryQueue(Action)"/> returns <see langword="false"/>,
+    /// <see cref="SlimThreadPool.Queue(Action)"/> blocks the calling thread until there is room (on one of the
+    /// pool's own workers it runs the item inline instead, which cannot deadlock), and
+    /// SlimThreadPool.QueueAsync waits asynchronously. Continuations and
+    /// tasks the pool's <see cref="SlimThreadPool.TaskScheduler"/> and <see cref="SlimThreadPool.SynchronizationContext"/>
+    /// queue are never refused or delayed: they may take the queue past the limit, by at most the number of
+    /// them in flight. Default: <see langword="null"/> (unbounded).
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is zero or negative.</exception>
+    public int? BoundedCapacity
+    {
+        get => _boundedCapacity;
+        set
+        {
+            if (value is < 1)
+            {
+                throw new ArgumentOutOfRangeException(nameof(BoundedCapacity), value, $"{nameof(BoundedCapacity)} must be positive, or null for no limit.");
+            }
+
+            _boundedCapacity = value;
         }
     }
 

@@ -5,7 +5,7 @@ namespace SlimPool.Tests.Async;
 public sealed class AsyncIntegrationTests : IDisposable
 {
     private const string Prefix = "AsyncTest";
-    private readonly SlimThreadPool _pool = new(new SlimThreadPoolOptions { WorkerCount = 2, ThreadNamePrefix = Prefix });
+    private readonly SlimThreadPool _pool = new(new SlimThreadPoolOptions { WorkerCount = 2, Name = Prefix });
 
     public void Dispose() => _pool.Dispose();
 

@@ -14,7 +14,7 @@ public abstract class SlimThreadPoolContractTests(WorkQueueKind queue, IdleWaitK
             WorkerCount = workerCount,
             FlowExecutionContext = flowExecutionContext,
             UnhandledException = unhandledException,
-            ThreadNamePrefix = $"SlimPool test {queue}/{idleWait}",
+            Name = $"SlimPool test {queue}/{idleWait}",
             StarvationTimeout = starvationGuard ? TimeSpan.FromMilliseconds(50) : Timeout.InfiniteTimeSpan,
         });
 }

@@ -14,7 +14,7 @@ public sealed class SlimThreadPoolOptionsTests
         Assert.Equal(IdleWaitKind.SpinThenPark, options.IdleWait);
         Assert.Null(options.QueueFactory);
         Assert.False(options.FlowExecutionContext);
-        Assert.Equal("SlimPool", options.ThreadNamePrefix);
+        Assert.Equal("SlimPool", options.Name);
         Assert.Null(options.UnhandledException);
         Assert.Null(options.MaxWorkers);
         Assert.Equal(TimeSpan.FromSeconds(5), options.SpareWorkerIdleTimeout);
@@ -61,11 +61,11 @@ public sealed class SlimThreadPoolOptionsTests
     }
 
     [Fact]
-    public void ThreadNamePrefix_Null_ThrowsNamingTheOption()
+    public void Name_Null_ThrowsNamingTheOption()
     {
-        var exception = Assert.Throws<ArgumentNullException>(() => new SlimThreadPoolOptions { ThreadNamePrefix = null! });
+        var exception = Assert.Throws<ArgumentNullException>(() => new SlimThreadPoolOptions { Name = null! });
 
-        Assert.Equal(nameof(SlimThreadPoolOptions.ThreadNamePrefix), exception.ParamName);
+        Assert.Equal(nameof(SlimThreadPoolOptions.Name), exception.ParamName);
     }
 
     [Fact]

@@ -11,7 +11,7 @@ public sealed class SlimThreadPoolTests
     public void Workers_AreBackgroundThreadsNamedPrefixHashN()
     {
         const int Workers = 3;
-        using var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = Workers, ThreadNamePrefix = "Render" });
+        using var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = Workers, Name = "Render" });
         var seen = new ConcurrentDictionary<string, bool>();
         using var allHere = new CountdownEvent(Workers);
         using var release = new ManualResetEventSlim(false);

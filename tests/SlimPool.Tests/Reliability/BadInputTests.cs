@@ -33,7 +33,7 @@ public sealed class BadInputTests
         data.Add("WorkerCount = 32768", () => _ = new SlimThreadPoolOptions { WorkerCount = 32768 }, typeof(ArgumentOutOfRangeException), "WorkerCount");
         data.Add("Queue = undefined", () => _ = new SlimThreadPoolOptions { Queue = (WorkQueueKind)99 }, typeof(ArgumentOutOfRangeException), "Queue");
         data.Add("IdleWait = undefined", () => _ = new SlimThreadPoolOptions { IdleWait = (IdleWaitKind)99 }, typeof(ArgumentOutOfRangeException), "IdleWait");
-        data.Add("ThreadNamePrefix = null", () => _ = new SlimThreadPoolOptions { ThreadNamePrefix = null! }, typeof(ArgumentNullException), "ThreadNamePrefix");
+        data.Add("Name = null", () => _ = new SlimThreadPoolOptions { Name = null! }, typeof(ArgumentNullException), "Name");
         data.Add("WorkStealingWorkQueue.AttachWorker(-1)", () => new WorkStealingWorkQueue().AttachWorker(-1), typeof(ArgumentOutOfRangeException), "workerIndex");
         data.Add("WorkStealingWorkQueue.DetachWorker on a thread never attached", () => new WorkStealingWorkQueue().DetachWorker(0), typeof(InvalidOperationException), null);
         return data;
