@@ -1,3 +1,5 @@
+using SlimPool.Queues;
+
 namespace SlimPool;
 
 /// <summary>
@@ -9,6 +11,12 @@ namespace SlimPool;
 /// <para><c>Queue</c> throws <see cref="ObjectDisposedException"/> once the pool is disposed; <c>TryQueue</c>
 /// returns <see langword="false"/> instead. A <see langword="null"/> callback or work item throws
 /// <see cref="ArgumentNullException"/> from both.</para>
+/// <para>The overloads with a <see cref="CancellationToken"/> skip the item if the token is cancelled before the
+/// item starts (it then counts as run, and as cancelled in the pool's statistics); an item already running is
+/// not interrupted: it may observe the token itself. <see cref="CancellationToken.None"/> costs nothing extra; a
+/// token that can be cancelled costs one small allocation per item.</para>
+/// <para>The cancellable overloads have default implementations (a wrapper item that checks the token), so an
+/// implementation written before they existed keeps compiling; the pools here implement them directly.</para>
 /// <para>Every accepted item runs exactly once. Disposing drains: it stops accepting, runs every item already
 /// accepted, then returns.</para>
 /// </remarks>
@@ -57,4 +65,76 @@ public interface IThreadPool : IDisposable, IAsyncDisposable
     /// <returns><see langword="true"/> if the item was accepted and will run exactly once.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="workItem"/> is <see langword="null"/>.</exception>
     bool TryQueue(IWorkItem workItem);
+
+    /// <summary>Queues <paramref name="callback"/>, to be skipped if <paramref name="cancellationToken"/> is cancelled before it starts.</summary>
+    /// <param name="callback">The work to run.</param>
+    /// <param name="cancellationToken">Cancels the item if it has not started.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    void Queue(Action callback, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        Queue(WithToken(callback, null, cancellationToken));
+    }
+
+    /// <summary>Queues <paramref name="callback"/> with <paramref name="state"/>, to be skipped if <paramref name="cancellationToken"/> is cancelled before it starts.</summary>
+    /// <param name="callback">The work to run.</param>
+    /// <param name="state">The argument passed to <paramref name="callback"/>.</param>
+    /// <param name="cancellationToken">Cancels the item if it has not started.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    void Queue(Action<object?> callback, object? state, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        Queue(WithToken(callback, state, cancellationToken));
+    }
+
+    /// <summary>Queues <paramref name="workItem"/>, to be skipped if <paramref name="cancellationToken"/> is cancelled before it starts.</summary>
+    /// <param name="workItem">The work to run.</param>
+    /// <param name="cancellationToken">Cancels the item if it has not started.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="workItem"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    void Queue(IWorkItem workItem, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(workItem);
+        Queue(WithToken(workItem, null, cancellationToken));
+    }
+
+    /// <summary>Like <see cref="Queue(Action, CancellationToken)"/>, but returns <see langword="false"/> instead of throwing when the pool does not accept the item.</summary>
+    /// <param name="callback">The work to run.</param>
+    /// <param name="cancellationToken">Cancels the item if it has not started.</param>
+    /// <returns><see langword="true"/> if the item was accepted: it will run, or be skipped as cancelled, exactly once.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
+    bool TryQueue(Action callback, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        return TryQueue(WithToken(callback, null, cancellationToken));
+    }
+
+    /// <summary>Like <see cref="Queue(Action{object}, object, CancellationToken)"/>, but returns <see langword="false"/> instead of throwing when the pool does not accept the item.</summary>
+    /// <param name="callback">The work to run.</param>
+    /// <param name="state">The argument passed to <paramref name="callback"/>.</param>
+    /// <param name="cancellationToken">Cancels the item if it has not started.</param>
+    /// <returns><see langword="true"/> if the item was accepted: it will run, or be skipped as cancelled, exactly once.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
+    bool TryQueue(Action<object?> callback, object? state, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        return TryQueue(WithToken(callback, state, cancellationToken));
+    }
+
+    /// <summary>Like <see cref="Queue(IWorkItem, CancellationToken)"/>, but returns <see langword="false"/> instead of throwing when the pool does not accept the item.</summary>
+    /// <param name="workItem">The work to run.</param>
+    /// <param name="cancellationToken">Cancels the item if it has not started.</param>
+    /// <returns><see langword="true"/> if the item was accepted: it will run, or be skipped as cancelled, exactly once.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="workItem"/> is <see langword="null"/>.</exception>
+    bool TryQueue(IWorkItem workItem, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(workItem);
+        return TryQueue(WithToken(workItem, null, cancellationToken));
+    }
+
+    // The default implementations' wrapper: skips the item if the token is cancelled before it starts.
+    private static IWorkItem WithToken(object callback, object? state, CancellationToken cancellationToken) =>
+        new CancellableWorkItem(callback, state, cancellationToken, static () => { });
 }

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using SlimPool.Diagnostics;
+using SlimPool.Queues;
 
 namespace SlimPool;
 
@@ -26,7 +27,9 @@ public sealed class ManagedThreadPool : IThreadPool
     private readonly Action<Exception>? _unhandledException;
     private readonly StripedCounter _queued = new();
     private readonly StripedCounter _completed = new();
+    private readonly Action _onItemSkipped;
     private int _disposed;
+    private long _cancelledCount;
 
     /// <summary>Queues with <see cref="ThreadPool.QueueUserWorkItem(WaitCallback, object?)"/>-style calls, which flow <see cref="ExecutionContext"/>.</summary>
     public ManagedThreadPool()
@@ -46,60 +49,73 @@ public sealed class ManagedThreadPool : IThreadPool
     {
         _flowExecutionContext = flowExecutionContext;
         _unhandledException = unhandledException;
+        _onItemSkipped = () => Interlocked.Increment(ref _cancelledCount);
     }
 
     /// <summary>The built-in pool's current number of threads (<see cref="ThreadPool.ThreadCount"/>).</summary>
     public int WorkerCount => ThreadPool.ThreadCount;
 
+    /// <summary>The number of items skipped because their cancellation token was cancelled before they started.</summary>
+    public long CancelledWorkItemCount => Interlocked.Read(ref _cancelledCount);
+
     /// <inheritdoc />
-    public void Queue(Action callback)
+    public void Queue(Action callback) => Queue(callback, CancellationToken.None);
+
+    /// <inheritdoc />
+    public void Queue(Action<object?> callback, object? state) => Queue(callback, state, CancellationToken.None);
+
+    /// <inheritdoc />
+    public void Queue(IWorkItem workItem) => Queue(workItem, CancellationToken.None);
+
+    /// <inheritdoc />
+    public void Queue(Action callback, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(callback);
-        if (!TryQueueCore(callback, null))
-        {
-            ThrowDisposed();
-        }
+        QueueOrThrow(callback, null, cancellationToken);
     }
 
     /// <inheritdoc />
-    public void Queue(Action<object?> callback, object? state)
+    public void Queue(Action<object?> callback, object? state, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(callback);
-        if (!TryQueueCore(callback, state))
-        {
-            ThrowDisposed();
-        }
+        QueueOrThrow(callback, state, cancellationToken);
     }
 
     /// <inheritdoc />
-    public void Queue(IWorkItem workItem)
+    public void Queue(IWorkItem workItem, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(workItem);
-        if (!TryQueueCore(workItem, null))
-        {
-            ThrowDisposed();
-        }
+        QueueOrThrow(workItem, null, cancellationToken);
     }
 
     /// <inheritdoc />
-    public bool TryQueue(Action callback)
+    public bool TryQueue(Action callback) => TryQueue(callback, CancellationToken.None);
+
+    /// <inheritdoc />
+    public bool TryQueue(Action<object?> callback, object? state) => TryQueue(callback, state, CancellationToken.None);
+
+    /// <inheritdoc />
+    public bool TryQueue(IWorkItem workItem) => TryQueue(workItem, CancellationToken.None);
+
+    /// <inheritdoc />
+    public bool TryQueue(Action callback, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(callback);
-        return TryQueueCore(callback, null);
+        return TryQueueCore(callback, null, cancellationToken);
     }
 
     /// <inheritdoc />
-    public bool TryQueue(Action<object?> callback, object? state)
+    public bool TryQueue(Action<object?> callback, object? state, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(callback);
-        return TryQueueCore(callback, state);
+        return TryQueueCore(callback, state, cancellationToken);
     }
 
     /// <inheritdoc />
-    public bool TryQueue(IWorkItem workItem)
+    public bool TryQueue(IWorkItem workItem, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(workItem);
-        return TryQueueCore(workItem, null);
+        return TryQueueCore(workItem, null, cancellationToken);
     }
 
     /// <summary>Stops accepting work and waits until every accepted item has run. Idempotent.</summary>
@@ -143,7 +159,15 @@ public sealed class ManagedThreadPool : IThreadPool
     private static void ThrowDisposed() =>
         throw new ObjectDisposedException(nameof(ManagedThreadPool), "The adapter has been disposed and no longer accepts work.");
 
-    private bool TryQueueCore(object callback, object? state)
+    private void QueueOrThrow(object callback, object? state, CancellationToken cancellationToken)
+    {
+        if (!TryQueueCore(callback, state, cancellationToken))
+        {
+            ThrowDisposed();
+        }
+    }
+
+    private bool TryQueueCore(object callback, object? state, CancellationToken cancellationToken)
     {
         if (Volatile.Read(ref _disposed) != 0)
         {
@@ -157,6 +181,12 @@ public sealed class ManagedThreadPool : IThreadPool
         {
             _queued.Decrement(cell);
             return false;
+        }
+
+        if (cancellationToken.CanBeCanceled)
+        {
+            callback = new CancellableWorkItem(callback, state, cancellationToken, _onItemSkipped);
+            state = null;
         }
 
         var work = new WorkState(this, callback, state);

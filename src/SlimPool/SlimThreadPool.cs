@@ -42,8 +42,18 @@ public sealed partial class SlimThreadPool : IThreadPool
 
     // 0 while accepting, 1 once shutdown began. Written once by Interlocked.Exchange; read by every producer.
     private int _shutdown;
+    // 1 once an abandoning shutdown was asked for: workers stop taking items. Written once; read by each worker
+    // before each item (a read of a line nobody writes: it stays in every core's cache).
+    private int _abandon;
     private int _liveWorkers;
     private long _unhandledExceptionCount;
+    private long _cancelledCount;
+    // Per worker slot: 1 from just before the worker looks for an item until it finds the queue empty, so 1
+    // while it runs items. Each written only by its worker; read by WaitForIdleAsync and the metrics.
+    private readonly PaddedInt[] _busy;
+    // Back-pressure (BoundedCapacity); null when unbounded, which costs the hot paths one null test.
+    private readonly CapacityGate? _gate;
+    private readonly Action _onItemSkipped;
 
     /// <summary>Creates a pool with the default <see cref="SlimThreadPoolOptions"/>: one worker per core.</summary>
     public SlimThreadPool()
@@ -82,6 +92,11 @@ public sealed partial class SlimThreadPool : IThreadPool
         _name = options.Name;
         _spareIdleTimeoutMs = (int)options.SpareWorkerIdleTimeout.TotalMilliseconds;
         _progress = new PaddedLong[maxWorkers];
+        _busy = new PaddedInt[maxWorkers];
+        _gate = options.BoundedCapacity is int capacity ? new CapacityGate(capacity) : null;
+        _onItemSkipped = () => Interlocked.Increment(ref _cancelledCount);
+        _idleWaiters = [];
+        (_meter, _queueWait, _recordQueueWait) = CreateMetrics();
         _workers = new Thread?[maxWorkers];
         _liveWorkers = workerCount;
         for (int i = 0; i < workerCount; i++)
@@ -121,89 +136,37 @@ public sealed partial class SlimThreadPool : IThreadPool
     /// <summary>The number of exceptions work items have thrown (each was reported once).</summary>
     public long UnhandledExceptionCount => Interlocked.Read(ref _unhandledExceptionCount);
 
-    /// <inheritdoc />
-    public void Queue(Action callback)
+    /// <summary>The number of items skipped because their cancellation token was cancelled before they started.</summary>
+    public long CancelledWorkItemCount => Interlocked.Read(ref _cancelledCount);
+
+    /// <summary>The number of workers running items now (blocked ones included).</summary>
+    public int BusyWorkerCount
     {
-        ArgumentNullException.ThrowIfNull(callback);
-        if (!TryEnqueue(callback, null))
+        get
         {
-            ThrowDisposed();
+            int busy = 0;
+            foreach (ref PaddedInt slot in _busy.AsSpan())
+            {
+                busy += Volatile.Read(ref slot.Value);
+            }
+
+            return busy;
         }
     }
 
-    /// <inheritdoc />
-    public void Queue(Action<object?> callback, object? state)
+    /// <summary>The number of items the workers have finished (those that threw and those skipped as cancelled included).</summary>
+    public long CompletedWorkItemCount
     {
-        ArgumentNullException.ThrowIfNull(callback);
-        if (!TryEnqueue(callback, state))
+        get
         {
-            ThrowDisposed();
+            long completed = 0;
+            foreach (ref PaddedLong slot in _progress.AsSpan())
+            {
+                completed += Volatile.Read(ref slot.Value);
+            }
+
+            return completed;
         }
-    }
-
-    /// <inheritdoc />
-    public void Queue(IWorkItem workItem)
-    {
-        ArgumentNullException.ThrowIfNull(workItem);
-        if (!TryEnqueue(workItem, null))
-        {
-            ThrowDisposed();
-        }
-    }
-
-    /// <inheritdoc />
-    public bool TryQueue(Action callback)
-    {
-        ArgumentNullException.ThrowIfNull(callback);
-        return TryEnqueue(callback, null);
-    }
-
-    /// <inheritdoc />
-    public bool TryQueue(Action<object?> callback, object? state)
-    {
-        ArgumentNullException.ThrowIfNull(callback);
-        return TryEnqueue(callback, state);
-    }
-
-    /// <inheritdoc />
-    public bool TryQueue(IWorkItem workItem)
-    {
-        ArgumentNullException.ThrowIfNull(workItem);
-        return TryEnqueue(workItem, null);
-    }
-
-    /// <summary>
-    /// Stops accepting work, runs every accepted item, and waits for the workers to exit. Idempotent. On one of
-    /// this pool's workers it runs the remaining items on that worker and returns without waiting for it.
-    /// </summary>
-    public void Dispose()
-    {
-        BeginShutdown();
-        if (t_currentPool == this)
-        {
-            RunUntilEmpty();
-            return;
-        }
-
-        _stopped.Task.Wait();
-        JoinThreads();
-        RunUntilEmpty();
-    }
-
-    /// <summary>Like <see cref="Dispose"/>, but waits for the workers asynchronously.</summary>
-    /// <returns>A task that completes when every accepted item has run and the workers have exited.</returns>
-    public async ValueTask DisposeAsync()
-    {
-        BeginShutdown();
-        if (t_currentPool == this)
-        {
-            RunUntilEmpty();
-            return;
-        }
-
-        await _stopped.Task.ConfigureAwait(false);
-        JoinThreads();
-        RunUntilEmpty();
     }
 
     private static IWorkQueue CreateQueue(SlimThreadPoolOptions options)
@@ -222,79 +185,16 @@ public sealed partial class SlimThreadPool : IThreadPool
         };
     }
 
-    private static void ThrowDisposed() =>
-        throw new ObjectDisposedException(nameof(SlimThreadPool), "The pool has been disposed and no longer accepts work.");
+    private static void ThrowDisposed() => throw NewDisposedException();
+
+    private static ObjectDisposedException NewDisposedException() =>
+        new(nameof(SlimThreadPool), "The pool has been disposed and no longer accepts work.");
 
     /// <summary>Whether the calling thread is one of this pool's workers.</summary>
     internal bool IsOwnWorker => t_currentPool == this;
 
     /// <summary>Whether the pool has stopped accepting work.</summary>
     internal bool IsShutDown => Volatile.Read(ref _shutdown) != 0;
-
-    /// <summary>
-    /// Queues any callback <see cref="QueuedWorkItem"/> can dispatch (Action, Action&lt;object?&gt;,
-    /// SendOrPostCallback with its state, IWorkItem); false once the pool no longer accepts work.
-    /// </summary>
-    internal bool TryEnqueue(object callback, object? state)
-    {
-        if (Volatile.Read(ref _shutdown) != 0)
-        {
-            return false;
-        }
-
-        ExecutionContext? context = _flowExecutionContext ? ExecutionContext.Capture() : null;
-        _queue.Enqueue(new QueuedWorkItem(callback, state, context));
-
-        // Full fence: the item is published before we read the idle state (pairs with the worker's announce,
-        // see IdleWait) and before we read _shutdown again (pairs with BeginShutdown's Exchange).
-        Interlocked.MemoryBarrier();
-
-        if (Volatile.Read(ref _shutdown) != 0)
-        {
-            OnQueuedDuringShutdown();
-            return true;
-        }
-
-        // One read of the idle state serves both the wake decision and the guard's "every worker busy" check.
-        if (_idleWait.OnWorkQueued() && _guard is not null)
-        {
-            _guard.OnQueuedWhileAllBusy();
-        }
-
-        return true;
-    }
-
-    // Our item was accepted (we saw the pool open) but shutdown began before we could wake anyone. The
-    // workers may already have made their last look at the queue, so make sure the item runs: a worker of this
-    // pool keeps draining until it sees the queue empty, so it needs nothing more; any other thread runs
-    // what is left itself. If the item was seen by a worker, it simply is no longer there.
-    private void OnQueuedDuringShutdown()
-    {
-        if (t_currentPool == this)
-        {
-            return;
-        }
-
-        RunUntilEmpty();
-    }
-
-    private void BeginShutdown()
-    {
-        // The Exchange is a full fence: a producer that then reads _shutdown == 0 after publishing its item
-        // published it before this point, so the workers' final look at the queue (made after they see
-        // IsStopping, which Stop sets after this) finds it.
-        // Under _spareLock, so that no spare worker starts once shutdown has begun (see TryStartSpare).
-        lock (_spareLock)
-        {
-            if (Interlocked.Exchange(ref _shutdown, 1) != 0)
-            {
-                return;
-            }
-        }
-
-        _idleWait.Stop();
-        _guard?.Stop();
-    }
 
     private void WorkerMain(object? boxedIndex)
     {
@@ -311,27 +211,45 @@ public sealed partial class SlimThreadPool : IThreadPool
         int idleTimeout = spare ? _spareIdleTimeoutMs : Timeout.Infinite;
         _queue.AttachWorker(index);
         _idleWait.OnWorkerStarted(index);
+        bool busy = false;
         try
         {
-            while (true)
+            while (Volatile.Read(ref _abandon) == 0)
             {
+                if (!busy)
+                {
+                    // Busy before the look, with a full fence, so the item is never out of the queue while this
+                    // worker reads as idle (WaitForIdleAsync reads the queue, then the busy flags).
+                    Interlocked.Exchange(ref _busy[index].Value, 1);
+                    busy = true;
+                }
+
                 if (_queue.TryDequeue(out QueuedWorkItem item))
                 {
+                    _gate?.Release();
                     _idleWait.OnWorkTaken(index);
                     Execute(item, cleanContext, _synchronizationContext);
 
-                    // Progress for the starvation guard: written only by this worker, read by the guard.
+                    // Progress for the starvation guard and the metrics: written only by this worker.
                     Volatile.Write(ref _progress[index].Value, _progress[index].Value + 1);
                     continue;
+                }
+
+                // Idle. The exchange is a full fence before the read of the waiter count: it pairs with
+                // WaitForIdleAsync's increment of that count before its own look (see CheckIdle).
+                Interlocked.Exchange(ref _busy[index].Value, 0);
+                busy = false;
+                if (Volatile.Read(ref _idleWaiterCount) != 0)
+                {
+                    CheckIdle();
                 }
 
                 if (_idleWait.IsStopping)
                 {
                     // IsStopping was read before this last look, so the look sees every item whose producer
-                    // saw the pool still open (see BeginShutdown).
-                    if (_queue.TryDequeue(out item))
+                    // saw the pool still open (see BeginShutdown). An item seen goes round the loop again.
+                    if (!_queue.IsEmpty)
                     {
-                        Execute(item, cleanContext, _synchronizationContext);
                         continue;
                     }
 
@@ -346,6 +264,7 @@ public sealed partial class SlimThreadPool : IThreadPool
         }
         finally
         {
+            Volatile.Write(ref _busy[index].Value, 0);
             InvokeThreadHook(_onThreadExit, index);
             _queue.DetachWorker(index);
             _idleWait.OnWorkerExiting(index);
@@ -362,18 +281,6 @@ public sealed partial class SlimThreadPool : IThreadPool
             {
                 _stopped.TrySetResult();
             }
-        }
-    }
-
-    // Runs whatever is queued on the calling thread (shutdown paths only), restoring the caller's ambient
-    // contexts after each item.
-    private void RunUntilEmpty()
-    {
-        ExecutionContext? callerContext = ExecutionContext.Capture();
-        SynchronizationContext? callerSyncContext = SynchronizationContext.Current;
-        while (_queue.TryDequeue(out QueuedWorkItem item))
-        {
-            Execute(item, callerContext, callerSyncContext);
         }
     }
 

@@ -89,7 +89,7 @@ public sealed class SlimThreadPoolOptions
 
     /// <summary>
     /// The pool's name: the start of each worker thread's name (<c>"{Name} #{n}"</c>, n from 1) and the
-    /// <c>slimpool.pool.name</c> tag on the pool's metrics (see SlimThreadPool.MeterName).
+    /// <c>slimpool.pool.name</c> tag on the pool's metrics (see <see cref="SlimThreadPool.MeterName"/>).
     /// Default: <c>"SlimPool"</c>.
     /// </summary>
     /// <exception cref="ArgumentNullException">The value is <see langword="null"/>.</exception>
@@ -151,7 +151,7 @@ public sealed class SlimThreadPoolOptions
     /// limit. When the queue is full, <see cref="SlimThreadPool.TryQueue(Action)"/> returns <see langword="false"/>,
     /// <see cref="SlimThreadPool.Queue(Action)"/> blocks the calling thread until there is room (on one of the
     /// pool's own workers it runs the item inline instead, which cannot deadlock), and
-    /// SlimThreadPool.QueueAsync waits asynchronously. Continuations and
+    /// <see cref="SlimThreadPool.QueueAsync(Action, CancellationToken)"/> waits asynchronously. Continuations and
     /// tasks the pool's <see cref="SlimThreadPool.TaskScheduler"/> and <see cref="SlimThreadPool.SynchronizationContext"/>
     /// queue are never refused or delayed: they may take the queue past the limit, by at most the number of
     /// them in flight. Default: <see langword="null"/> (unbounded).

@@ -33,6 +33,12 @@ public readonly struct QueuedWorkItem
     /// <summary>The callback object, for tests that look inside entries.</summary>
     internal object CallbackForTests => _callback!;
 
+    /// <summary>The callback as the user queued it, looking through the pool's own wrappers.</summary>
+    internal object UserCallback => _callback is IWrappedWorkItem wrapped ? wrapped.Callback : _callback!;
+
+    /// <summary>The state as the user queued it, looking through the pool's own wrappers.</summary>
+    internal object? UserState => _callback is IWrappedWorkItem wrapped ? wrapped.State : _state;
+
     /// <summary>The ExecutionContext captured when the item was queued, or <see langword="null"/> when none flows.</summary>
     internal ExecutionContext? Context => _context;
 

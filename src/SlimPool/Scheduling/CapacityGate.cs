@@ -1,0 +1,166 @@
+namespace SlimPool.Scheduling;
+
+/// <summary>
+/// Back-pressure for <see cref="SlimThreadPoolOptions.BoundedCapacity"/>: a count of free queue slots that
+/// producers take and workers give back, with a FIFO line of producers waiting for one.
+/// </summary>
+/// <remarks>
+/// <para>The fast paths take no lock: <see cref="TryAcquire"/> is a compare-and-swap on the count,
+/// <see cref="Release"/> one interlocked increment and one read of the waiter count.</para>
+/// <para>No lost wake-up: a waiter increments <c>_waiterCount</c> (a full fence) and then tries the count once
+/// more; a releaser increments the count (a full fence) and then reads <c>_waiterCount</c>. Of two threads that
+/// each write one location and then read the other's, at least one sees the other's write: either the waiter
+/// takes the freed slot itself, or the releaser sees the waiter and hands the slot over under the lock (where
+/// the waiter's registration is already complete, since it registers under the same lock).</para>
+/// <para>Forced acquisitions (continuations and tasks, which must never wait) may take the count below zero;
+/// it then takes as many releases before anyone may take a slot again.</para>
+/// </remarks>
+internal sealed class CapacityGate
+{
+    private readonly Lock _lock = new();
+    // Producers waiting for a slot, oldest first. Guarded by _lock.
+    private readonly LinkedList<TaskCompletionSource<bool>> _waiters = new();
+    private PaddedInt _free;
+    // The number of entries in _waiters; written under _lock with Interlocked, read without it by Release.
+    private int _waiterCount;
+    // Guarded by _lock: once set, every waiter and every later AcquireAsync gets false.
+    private bool _closed;
+
+    public CapacityGate(int capacity) => _free.Value = capacity;
+
+    /// <summary>The number of free slots now (negative after forced acquisitions); for tests and metrics.</summary>
+    public int Free => Volatile.Read(ref _free.Value);
+
+    /// <summary>Takes a slot if one is free.</summary>
+    public bool TryAcquire()
+    {
+        int free = Volatile.Read(ref _free.Value);
+        while (free > 0)
+        {
+            int seen = Interlocked.CompareExchange(ref _free.Value, free - 1, free);
+            if (seen == free)
+            {
+                return true;
+            }
+
+            free = seen;
+        }
+
+        return false;
+    }
+
+    /// <summary>Takes a slot whether or not one is free (for items that must never wait).</summary>
+    public void ForceAcquire() => Interlocked.Decrement(ref _free.Value);
+
+    /// <summary>Gives a slot back (a worker took an item off the queue) and hands it to a waiter if there is one.</summary>
+    public void Release()
+    {
+        Interlocked.Increment(ref _free.Value); // full fence before the read below: see the remarks
+        if (Volatile.Read(ref _waiterCount) != 0)
+        {
+            HandOver();
+        }
+    }
+
+    /// <summary>
+    /// Takes a slot, waiting in line for one if none is free: true once it has the slot, false if the gate was
+    /// closed first. The token cancels the wait (the task ends cancelled and holds no slot).
+    /// </summary>
+    public ValueTask<bool> AcquireAsync(CancellationToken cancellationToken)
+    {
+        if (TryAcquire())
+        {
+            return new ValueTask<bool>(true);
+        }
+
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled<bool>(cancellationToken);
+        }
+
+        var waiter = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+        LinkedListNode<TaskCompletionSource<bool>> node;
+        lock (_lock)
+        {
+            if (_closed)
+            {
+                return new ValueTask<bool>(false);
+            }
+
+            node = _waiters.AddLast(waiter);
+            Interlocked.Increment(ref _waiterCount); // full fence before the re-try: see the remarks
+            if (TryAcquire())
+            {
+                _waiters.Remove(node);
+                Interlocked.Decrement(ref _waiterCount);
+                return new ValueTask<bool>(true);
+            }
+        }
+
+        if (cancellationToken.CanBeCanceled)
+        {
+            CancellationTokenRegistration registration = cancellationToken.UnsafeRegister(
+                static (s, token) =>
+                {
+                    var (gate, waiting) = ((CapacityGate, LinkedListNode<TaskCompletionSource<bool>>))s!;
+                    gate.Cancel(waiting, token);
+                },
+                (this, node));
+            _ = waiter.Task.ContinueWith(
+                static (_, r) => ((CancellationTokenRegistration)r!).Dispose(),
+                registration,
+                CancellationToken.None,
+                TaskContinuationOptions.ExecuteSynchronously,
+                TaskScheduler.Default);
+        }
+
+        return new ValueTask<bool>(waiter.Task);
+    }
+
+    /// <summary>Fails every waiter and every later <see cref="AcquireAsync"/> (the pool shut down).</summary>
+    public void Close()
+    {
+        lock (_lock)
+        {
+            _closed = true;
+            foreach (TaskCompletionSource<bool> waiter in _waiters)
+            {
+                waiter.TrySetResult(false);
+            }
+
+            _waiters.Clear();
+            Volatile.Write(ref _waiterCount, 0);
+        }
+    }
+
+    private void HandOver()
+    {
+        lock (_lock)
+        {
+            // A waiter whose task is already cancelled was removed by Cancel under this lock, so every waiter
+            // here takes its slot; the loop stops when slots or waiters run out.
+            while (_waiters.First is { } first && TryAcquire())
+            {
+                _waiters.RemoveFirst();
+                Interlocked.Decrement(ref _waiterCount);
+                first.Value.TrySetResult(true);
+            }
+        }
+    }
+
+    private void Cancel(LinkedListNode<TaskCompletionSource<bool>> node, CancellationToken token)
+    {
+        lock (_lock)
+        {
+            if (node.List is null)
+            {
+                return; // already handed a slot (or failed by Close): that result stands
+            }
+
+            _waiters.Remove(node);
+            Interlocked.Decrement(ref _waiterCount);
+        }
+
+        node.Value.TrySetCanceled(token);
+    }
+}

@@ -1,0 +1,242 @@
+using SlimPool.Queues;
+
+namespace SlimPool;
+
+/// <summary>Shutdown (drain or abandon), disposal, and waiting for the pool to go idle.</summary>
+public sealed partial class SlimThreadPool
+{
+    private readonly Lock _finishLock = new();
+    // Set once under _finishLock by FinishShutdown; later callers return it.
+    private ShutdownResult? _shutdownResult;
+    // The pool-wide completion every ShutdownAsync returns; set once by BeginShutdown.
+    private Task<ShutdownResult>? _shutdownTask;
+    // 1 once FinishShutdown has begun its last look at the queue: see OnQueuedDuringShutdown.
+    private int _finished;
+
+    /// <summary>
+    /// Stops accepting work and shuts the pool down. <see cref="ShutdownMode.Drain"/> runs every accepted item;
+    /// <see cref="ShutdownMode.Abandon"/> lets the items already started finish and hands the others back.
+    /// Either way, every accepted item is run or handed back, never lost, and afterwards queueing fails as
+    /// after <see cref="Dispose"/>.
+    /// </summary>
+    /// <param name="mode">Whether to drain or abandon the queued items.</param>
+    /// <param name="cancellationToken">
+    /// Turns a drain into an abandon when cancelled (a host's shutdown timeout, for example); a token already
+    /// cancelled abandons at once. It never makes the returned task end cancelled: the items handed back are
+    /// in its result.
+    /// </param>
+    /// <returns>
+    /// A task that completes when the workers have exited, with the items not run. Every call returns the same
+    /// outcome: a later <see cref="ShutdownMode.Abandon"/> (or cancelled token) can still turn a drain in
+    /// progress into an abandon. Do not block on it from one of this pool's workers.
+    /// </returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="mode"/> is not a defined <see cref="ShutdownMode"/>.</exception>
+    public Task<ShutdownResult> ShutdownAsync(ShutdownMode mode, CancellationToken cancellationToken = default)
+    {
+        if (mode is not (ShutdownMode.Drain or ShutdownMode.Abandon))
+        {
+            throw new ArgumentOutOfRangeException(nameof(mode), mode, $"{nameof(mode)} must be {nameof(ShutdownMode.Drain)} or {nameof(ShutdownMode.Abandon)}.");
+        }
+
+        if (mode == ShutdownMode.Abandon || cancellationToken.IsCancellationRequested)
+        {
+            Volatile.Write(ref _abandon, 1);
+        }
+
+        Task<ShutdownResult> shutdown = BeginShutdown();
+        return cancellationToken.CanBeCanceled && !shutdown.IsCompleted
+            ? AbandonOnCancellationAsync(shutdown, cancellationToken)
+            : shutdown;
+    }
+
+    /// <summary>
+    /// Stops accepting work, runs every accepted item, and waits for the workers to exit (a drain). Idempotent. On
+    /// one of this pool's workers it runs the remaining items on that worker and returns without waiting for it.
+    /// </summary>
+    public void Dispose()
+    {
+        BeginShutdown();
+        if (IsOwnWorker)
+        {
+            RunUntilEmpty(stopOnAbandon: true);
+            return;
+        }
+
+        // Synchronously on this thread, not through the shutdown task: disposal must not depend on the
+        // built-in pool having a thread free to run a continuation.
+        _stopped.Task.Wait();
+        FinishShutdown();
+    }
+
+    /// <summary>Like <see cref="Dispose"/> (a drain), but waits for the workers asynchronously.</summary>
+    /// <returns>A task that completes when every accepted item has run and the workers have exited.</returns>
+    public async ValueTask DisposeAsync()
+    {
+        Task<ShutdownResult> shutdown = BeginShutdown();
+        if (IsOwnWorker)
+        {
+            RunUntilEmpty(stopOnAbandon: true);
+            return;
+        }
+
+        await shutdown.ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// Completes when nothing is queued and no worker is running an item (at a moment when that held), or once
+    /// the pool has shut down. A pool that is idle now gives a completed task.
+    /// </summary>
+    /// <param name="cancellationToken">Stops waiting: the task then ends cancelled.</param>
+    /// <returns>A task that completes when the pool is idle.</returns>
+    /// <remarks>Items queued after the moment observed are not waited for. Called from one of this pool's own
+    /// items it cannot complete before that item returns, so do not block on it there.</remarks>
+    public Task WaitForIdleAsync(CancellationToken cancellationToken = default)
+    {
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return Task.FromCanceled(cancellationToken);
+        }
+
+        if (IsIdleNow())
+        {
+            return Task.CompletedTask;
+        }
+
+        var waiter = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        lock (_idleLock)
+        {
+            _idleWaiters.Add(waiter);
+            Interlocked.Increment(ref _idleWaiterCount); // full fence before our own look: see CheckIdle
+        }
+
+        CheckIdle();
+        if (cancellationToken.CanBeCanceled && !waiter.Task.IsCompleted)
+        {
+            return WaitForIdleCancellableAsync(waiter, cancellationToken);
+        }
+
+        return waiter.Task;
+    }
+
+    private async Task<ShutdownResult> AbandonOnCancellationAsync(Task<ShutdownResult> shutdown, CancellationToken cancellationToken)
+    {
+        // Workers read _abandon before each item, so setting it is all an abandon needs once shutdown began.
+        await using (cancellationToken.UnsafeRegister(static s => Volatile.Write(ref ((SlimThreadPool)s!)._abandon, 1), this).ConfigureAwait(false))
+        {
+            return await shutdown.ConfigureAwait(false);
+        }
+    }
+
+    private Task<ShutdownResult> BeginShutdown()
+    {
+        // The Exchange is a full fence: a producer that then reads _shutdown == 0 after publishing its item
+        // published it before this point, so the workers' final look at the queue (made after they see
+        // IsStopping, which Stop sets after this) finds it.
+        // Under _spareLock, so that no spare worker starts once shutdown has begun (see TryStartSpare).
+        lock (_spareLock)
+        {
+            if (Interlocked.Exchange(ref _shutdown, 1) != 0)
+            {
+                return _shutdownTask!;
+            }
+
+            _shutdownTask = FinishWhenStoppedAsync();
+        }
+
+        _idleWait.Stop();
+        _guard?.Stop();
+        _gate?.Close();
+        return _shutdownTask;
+    }
+
+    private async Task<ShutdownResult> FinishWhenStoppedAsync()
+    {
+        await _stopped.Task.ConfigureAwait(false);
+        return FinishShutdown();
+    }
+
+    // Runs once every worker has exited (whoever gets here first does the work; the rest get its result). With
+    // no worker left, the queue holds only items that no one else will take: run them (drain) or hand them
+    // back (abandon).
+    private ShutdownResult FinishShutdown()
+    {
+        ShutdownResult done;
+        lock (_finishLock)
+        {
+            if (_shutdownResult is { } finished)
+            {
+                return finished;
+            }
+
+            JoinThreads();
+            var abandoned = new List<AbandonedWorkItem>();
+            bool abandon = Volatile.Read(ref _abandon) != 0;
+            if (!abandon)
+            {
+                RunUntilEmpty(stopOnAbandon: true);
+                abandon = Volatile.Read(ref _abandon) != 0;
+            }
+
+            // Two looks with _finished set between them, a full fence after it: a producer that published an
+            // item and then read _finished == 0 left the item to us (OnQueuedDuringShutdown), and its publish
+            // precedes our second look; one that read 1 runs its own leftovers.
+            TakeLeftovers(abandon, abandoned);
+            Volatile.Write(ref _finished, 1);
+            Interlocked.MemoryBarrier();
+            TakeLeftovers(abandon, abandoned);
+
+            _meter.Dispose();
+            done = new ShutdownResult(abandon ? ShutdownMode.Abandon : ShutdownMode.Drain, abandoned);
+            Volatile.Write(ref _shutdownResult, done);
+        }
+
+        CompleteIdleWaiters();
+        return done;
+    }
+
+    private void TakeLeftovers(bool abandon, List<AbandonedWorkItem> abandoned)
+    {
+        if (!abandon)
+        {
+            RunUntilEmpty(stopOnAbandon: false);
+            return;
+        }
+
+        while (_queue.TryDequeue(out QueuedWorkItem item))
+        {
+            abandoned.Add(new AbandonedWorkItem(item));
+        }
+    }
+
+    // Our item was accepted (we saw the pool open) but shutdown began before we could wake anyone. The workers
+    // may already have made their last look at the queue, so make sure the item runs or is handed back. A worker
+    // of this pool needs do nothing: it drains until it sees the queue empty, or, abandoning, FinishShutdown
+    // collects what it left once it exits. Another thread runs what is left itself, unless an abandon is under
+    // way and FinishShutdown has not begun its last look, which then sees the item (see FinishShutdown).
+    private void OnQueuedDuringShutdown()
+    {
+        if (IsOwnWorker)
+        {
+            return;
+        }
+
+        if (Volatile.Read(ref _abandon) != 0 && Volatile.Read(ref _finished) == 0)
+        {
+            return;
+        }
+
+        RunUntilEmpty(stopOnAbandon: false);
+    }
+
+    // Runs whatever is queued on the calling thread (shutdown paths only), restoring the caller's ambient
+    // contexts after each item.
+    private void RunUntilEmpty(bool stopOnAbandon)
+    {
+        ExecutionContext? callerContext = ExecutionContext.Capture();
+        SynchronizationContext? callerSyncContext = SynchronizationContext.Current;
+        while (!(stopOnAbandon && Volatile.Read(ref _abandon) != 0) && _queue.TryDequeue(out QueuedWorkItem item))
+        {
+            Execute(item, callerContext, callerSyncContext);
+        }
+    }
+}

@@ -1,0 +1,45 @@
+using System.Diagnostics.Metrics;
+
+namespace SlimPool;
+
+/// <summary>Metrics: each pool publishes its instruments on a <see cref="Meter"/> named <see cref="MeterName"/>.</summary>
+public sealed partial class SlimThreadPool
+{
+    /// <summary>
+    /// The name of the <see cref="Meter"/> every pool publishes on (<c>dotnet-counters monitor --counters SlimPool</c>).
+    /// Each measurement carries the tag <see cref="PoolNameTag"/> with the pool's <see cref="Name"/>. Instruments:
+    /// <c>slimpool.queue.length</c>, <c>slimpool.worker.count</c>, <c>slimpool.worker.busy</c>,
+    /// <c>slimpool.worker.blocked</c> (observable up-down counters); <c>slimpool.work_item.completed</c>,
+    /// <c>slimpool.work_item.failed</c>, <c>slimpool.work_item.cancelled</c> (observable counters); and the
+    /// histogram <c>slimpool.work_item.queue_wait</c> (seconds from queueing to start), recorded only while a
+    /// listener has enabled it: the pool then stamps each item, which costs one small allocation per item.
+    /// </summary>
+    public const string MeterName = "SlimPool";
+
+    /// <summary>The tag that names the pool on each of its measurements: <c>slimpool.pool.name</c>.</summary>
+    public const string PoolNameTag = "slimpool.pool.name";
+
+    private readonly Meter _meter;
+    private readonly Histogram<double> _queueWait;
+    private readonly Action<TimeSpan> _recordQueueWait;
+
+    private (Meter Meter, Histogram<double> QueueWait, Action<TimeSpan> RecordQueueWait) CreateMetrics()
+    {
+        var meter = new Meter(MeterName, typeof(SlimThreadPool).Assembly.GetName().Version?.ToString());
+        KeyValuePair<string, object?> tag = new(PoolNameTag, _name);
+        meter.CreateObservableUpDownCounter("slimpool.queue.length", () => new Measurement<long>(_queue.Count, tag), "{work_item}", "Items queued and not yet started.");
+        meter.CreateObservableUpDownCounter("slimpool.worker.count", () => new Measurement<int>(LiveWorkerCount, tag), "{thread}", "Worker threads alive, spare workers included.");
+        meter.CreateObservableUpDownCounter("slimpool.worker.busy", () => new Measurement<int>(BusyWorkerCount, tag), "{thread}", "Workers running items.");
+        meter.CreateObservableUpDownCounter("slimpool.worker.blocked", () => new Measurement<int>(BlockedWorkerCount, tag), "{thread}", "Workers inside a blocking scope.");
+        meter.CreateObservableCounter("slimpool.work_item.completed", () => new Measurement<long>(CompletedWorkItemCount, tag), "{work_item}", "Items the workers finished, failed and skipped ones included.");
+        meter.CreateObservableCounter("slimpool.work_item.failed", () => new Measurement<long>(UnhandledExceptionCount, tag), "{work_item}", "Items that threw.");
+        meter.CreateObservableCounter("slimpool.work_item.cancelled", () => new Measurement<long>(CancelledWorkItemCount, tag), "{work_item}", "Items skipped because their token was cancelled before they started.");
+        Histogram<double> queueWait = meter.CreateHistogram(
+            "slimpool.work_item.queue_wait",
+            "s",
+            "Time from queueing to start; recorded only while a listener is enabled.",
+            tags: null,
+            advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [1e-6, 5e-6, 1e-5, 5e-5, 1e-4, 5e-4, 1e-3, 5e-3, 1e-2, 5e-2, 0.1, 0.5, 1] });
+        return (meter, queueWait, elapsed => queueWait.Record(elapsed.TotalSeconds, tag));
+    }
+}

@@ -1,0 +1,265 @@
+using SlimPool.Queues;
+using SlimPool.Scheduling;
+
+namespace SlimPool;
+
+/// <summary>Queueing: the <see cref="IThreadPool"/> methods, their cancellable and asynchronous forms, back-pressure.</summary>
+public sealed partial class SlimThreadPool
+{
+    /// <inheritdoc />
+    /// <remarks>With <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set and the queue full, blocks until there is room (see there).</remarks>
+    public void Queue(Action callback) => Queue(callback, CancellationToken.None);
+
+    /// <inheritdoc />
+    /// <remarks>With <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set and the queue full, blocks until there is room (see there).</remarks>
+    public void Queue(Action<object?> callback, object? state) => Queue(callback, state, CancellationToken.None);
+
+    /// <inheritdoc />
+    /// <remarks>With <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set and the queue full, blocks until there is room (see there).</remarks>
+    public void Queue(IWorkItem workItem) => Queue(workItem, CancellationToken.None);
+
+    /// <inheritdoc />
+    public void Queue(Action callback, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        QueueCore(callback, null, cancellationToken);
+    }
+
+    /// <inheritdoc />
+    public void Queue(Action<object?> callback, object? state, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        QueueCore(callback, state, cancellationToken);
+    }
+
+    /// <inheritdoc />
+    public void Queue(IWorkItem workItem, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(workItem);
+        QueueCore(workItem, null, cancellationToken);
+    }
+
+    /// <inheritdoc />
+    /// <remarks>With <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set, also false while the queue is full.</remarks>
+    public bool TryQueue(Action callback) => TryQueue(callback, CancellationToken.None);
+
+    /// <inheritdoc />
+    /// <remarks>With <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set, also false while the queue is full.</remarks>
+    public bool TryQueue(Action<object?> callback, object? state) => TryQueue(callback, state, CancellationToken.None);
+
+    /// <inheritdoc />
+    /// <remarks>With <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set, also false while the queue is full.</remarks>
+    public bool TryQueue(IWorkItem workItem) => TryQueue(workItem, CancellationToken.None);
+
+    /// <inheritdoc />
+    public bool TryQueue(Action callback, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        return TryQueueCore(callback, null, cancellationToken);
+    }
+
+    /// <inheritdoc />
+    public bool TryQueue(Action<object?> callback, object? state, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        return TryQueueCore(callback, state, cancellationToken);
+    }
+
+    /// <inheritdoc />
+    public bool TryQueue(IWorkItem workItem, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(workItem);
+        return TryQueueCore(workItem, null, cancellationToken);
+    }
+
+    /// <summary>
+    /// Queues <paramref name="callback"/>, waiting asynchronously for room while the queue is full
+    /// (<see cref="SlimThreadPoolOptions.BoundedCapacity"/>); without a bound it completes at once. Like
+    /// <c>ChannelWriter.WriteAsync</c>, the token cancels the wait, not the item.
+    /// </summary>
+    /// <param name="callback">The work.</param>
+    /// <param name="cancellationToken">Cancels the wait for room; the item is then not queued.</param>
+    /// <returns>A task that completes once the item is queued: cancelled if the token fired first, faulted with
+    /// <see cref="ObjectDisposedException"/> if the pool shut down first (the item is then not queued).</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
+    public ValueTask QueueAsync(Action callback, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        return QueueAsyncCore(callback, null, cancellationToken);
+    }
+
+    /// <summary>Queues <paramref name="callback"/> with <paramref name="state"/>, waiting asynchronously for room (see <see cref="QueueAsync(Action, CancellationToken)"/>).</summary>
+    /// <param name="callback">The work.</param>
+    /// <param name="state">The argument passed to <paramref name="callback"/>.</param>
+    /// <param name="cancellationToken">Cancels the wait for room; the item is then not queued.</param>
+    /// <returns>A task that completes once the item is queued (see <see cref="QueueAsync(Action, CancellationToken)"/>).</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
+    public ValueTask QueueAsync(Action<object?> callback, object? state, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        return QueueAsyncCore(callback, state, cancellationToken);
+    }
+
+    /// <summary>Queues <paramref name="workItem"/>, waiting asynchronously for room (see <see cref="QueueAsync(Action, CancellationToken)"/>).</summary>
+    /// <param name="workItem">The work.</param>
+    /// <param name="cancellationToken">Cancels the wait for room; the item is then not queued.</param>
+    /// <returns>A task that completes once the item is queued (see <see cref="QueueAsync(Action, CancellationToken)"/>).</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="workItem"/> is <see langword="null"/>.</exception>
+    public ValueTask QueueAsync(IWorkItem workItem, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(workItem);
+        return QueueAsyncCore(workItem, null, cancellationToken);
+    }
+
+    /// <summary>
+    /// Queues a callback from the pool's own machinery (tasks, continuations, SwitchTo): never refused or
+    /// delayed by <see cref="SlimThreadPoolOptions.BoundedCapacity"/> (an await chain must not wait on the
+    /// queue it feeds); false once the pool no longer accepts work.
+    /// </summary>
+    internal bool TryEnqueue(object callback, object? state)
+    {
+        CapacityGate? gate = _gate;
+        gate?.ForceAcquire();
+        if (TryPublish(callback, state))
+        {
+            return true;
+        }
+
+        gate?.Release();
+        return false;
+    }
+
+    private void QueueCore(object callback, object? state, CancellationToken cancellationToken)
+    {
+        WrapForToken(ref callback, ref state, cancellationToken);
+        CapacityGate? gate = _gate;
+        if (gate is not null && !gate.TryAcquire())
+        {
+            if (IsShutDown)
+            {
+                ThrowDisposed();
+            }
+
+            if (IsOwnWorker)
+            {
+                // Blocking a worker on its own queue could deadlock the pool: run the item here instead.
+                Execute(new QueuedWorkItem(callback, state, context: null), ExecutionContext.Capture(), SynchronizationContext.Current);
+                return;
+            }
+
+            if (!gate.AcquireAsync(CancellationToken.None).AsTask().GetAwaiter().GetResult())
+            {
+                ThrowDisposed();
+            }
+        }
+
+        if (!TryPublish(callback, state))
+        {
+            gate?.Release();
+            ThrowDisposed();
+        }
+    }
+
+    private bool TryQueueCore(object callback, object? state, CancellationToken cancellationToken)
+    {
+        WrapForToken(ref callback, ref state, cancellationToken);
+        CapacityGate? gate = _gate;
+        if (gate is not null && !gate.TryAcquire())
+        {
+            return false;
+        }
+
+        if (TryPublish(callback, state))
+        {
+            return true;
+        }
+
+        gate?.Release();
+        return false;
+    }
+
+    private ValueTask QueueAsyncCore(object callback, object? state, CancellationToken cancellationToken)
+    {
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled(cancellationToken);
+        }
+
+        CapacityGate? gate = _gate;
+        if (gate is null || gate.TryAcquire())
+        {
+            if (TryPublish(callback, state))
+            {
+                return default;
+            }
+
+            gate?.Release();
+            return ValueTask.FromException(NewDisposedException());
+        }
+
+        return WaitThenQueueAsync(gate, callback, state, cancellationToken);
+    }
+
+    private async ValueTask WaitThenQueueAsync(CapacityGate gate, object callback, object? state, CancellationToken cancellationToken)
+    {
+        if (!await gate.AcquireAsync(cancellationToken).ConfigureAwait(false))
+        {
+            ThrowDisposed();
+        }
+
+        if (!TryPublish(callback, state))
+        {
+            gate.Release();
+            ThrowDisposed();
+        }
+    }
+
+    // A token that can be cancelled costs one wrapper object; CancellationToken.None costs nothing.
+    private void WrapForToken(ref object callback, ref object? state, CancellationToken cancellationToken)
+    {
+        if (cancellationToken.CanBeCanceled)
+        {
+            callback = new CancellableWorkItem(callback, state, cancellationToken, _onItemSkipped);
+            state = null;
+        }
+    }
+
+    /// <summary>
+    /// Puts an item on the queue and wakes a worker if one is needed; false (nothing queued) once the pool no
+    /// longer accepts work. Capacity is the caller's business.
+    /// </summary>
+    private bool TryPublish(object callback, object? state)
+    {
+        if (Volatile.Read(ref _shutdown) != 0)
+        {
+            return false;
+        }
+
+        if (_queueWait.Enabled)
+        {
+            callback = new TimedWorkItem(callback, state, _recordQueueWait);
+            state = null;
+        }
+
+        ExecutionContext? context = _flowExecutionContext ? ExecutionContext.Capture() : null;
+        _queue.Enqueue(new QueuedWorkItem(callback, state, context));
+
+        // Full fence: the item is published before we read the idle state (pairs with the worker's announce,
+        // see IdleWait) and before we read _shutdown again (pairs with BeginShutdown's Exchange).
+        Interlocked.MemoryBarrier();
+
+        if (Volatile.Read(ref _shutdown) != 0)
+        {
+            OnQueuedDuringShutdown();
+            return true;
+        }
+
+        // One read of the idle state serves both the wake decision and the guard's "every worker busy" check.
+        if (_idleWait.OnWorkQueued() && _guard is not null)
+        {
+            _guard.OnQueuedWhileAllBusy();
+        }
+
+        return true;
+    }
+}
