@@ -26,27 +26,31 @@ public sealed partial class SlimThreadPool
 
     /// <summary>Runs <paramref name="action"/> on the pool; the task completes when it returns or throws.</summary>
     /// <param name="action">The work.</param>
+    /// <param name="cancellationToken">If cancelled before the work starts, the work is skipped and the task ends cancelled; the
+    /// work itself may observe it too (an <see cref="OperationCanceledException"/> for this token also ends the task cancelled).</param>
     /// <returns>A task for the work: faulted with its exception, or cancelled by an <see cref="OperationCanceledException"/>.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="action"/> is <see langword="null"/>.</exception>
     /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
-    public Task Run(Action action)
+    public Task Run(Action action, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(action);
         ThrowIfShutDown();
-        return Task.Factory.StartNew(action, CancellationToken.None, TaskCreationOptions.DenyChildAttach, _taskScheduler);
+        return Task.Factory.StartNew(action, cancellationToken, TaskCreationOptions.DenyChildAttach, _taskScheduler);
     }
 
     /// <summary>Runs <paramref name="function"/> on the pool and returns its result.</summary>
     /// <typeparam name="T">The result type.</typeparam>
     /// <param name="function">The work.</param>
+    /// <param name="cancellationToken">If cancelled before the work starts, the work is skipped and the task ends cancelled; the
+    /// work itself may observe it too (an <see cref="OperationCanceledException"/> for this token also ends the task cancelled).</param>
     /// <returns>A task for the result: faulted with the function's exception, or cancelled.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="function"/> is <see langword="null"/>.</exception>
     /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
-    public Task<T> Run<T>(Func<T> function)
+    public Task<T> Run<T>(Func<T> function, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(function);
         ThrowIfShutDown();
-        return Task.Factory.StartNew(function, CancellationToken.None, TaskCreationOptions.DenyChildAttach, _taskScheduler);
+        return Task.Factory.StartNew(function, cancellationToken, TaskCreationOptions.DenyChildAttach, _taskScheduler);
     }
 
     /// <summary>
@@ -54,27 +58,31 @@ public sealed partial class SlimThreadPool
     /// <c>await</c> (that does not use <c>ConfigureAwait(false)</c>) runs on the pool too.
     /// </summary>
     /// <param name="function">The async flow.</param>
+    /// <param name="cancellationToken">If cancelled before the work starts, the work is skipped and the task ends cancelled; the
+    /// work itself may observe it too (an <see cref="OperationCanceledException"/> for this token also ends the task cancelled).</param>
     /// <returns>A task that completes with the flow: faulted with its exception, or cancelled.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="function"/> is <see langword="null"/>.</exception>
     /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
-    public Task Run(Func<Task> function)
+    public Task Run(Func<Task> function, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(function);
         ThrowIfShutDown();
-        return Task.Factory.StartNew(function, CancellationToken.None, TaskCreationOptions.DenyChildAttach, _taskScheduler).Unwrap();
+        return Task.Factory.StartNew(function, cancellationToken, TaskCreationOptions.DenyChildAttach, _taskScheduler).Unwrap();
     }
 
     /// <summary>Runs an async flow with a result on the pool; continuations stay on the pool.</summary>
     /// <typeparam name="T">The result type.</typeparam>
     /// <param name="function">The async flow.</param>
+    /// <param name="cancellationToken">If cancelled before the work starts, the work is skipped and the task ends cancelled; the
+    /// work itself may observe it too (an <see cref="OperationCanceledException"/> for this token also ends the task cancelled).</param>
     /// <returns>A task that completes with the flow's result: faulted with its exception, or cancelled.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="function"/> is <see langword="null"/>.</exception>
     /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
-    public Task<T> Run<T>(Func<Task<T>> function)
+    public Task<T> Run<T>(Func<Task<T>> function, CancellationToken cancellationToken = default)
     {
         ArgumentNullException.ThrowIfNull(function);
         ThrowIfShutDown();
-        return Task.Factory.StartNew(function, CancellationToken.None, TaskCreationOptions.DenyChildAttach, _taskScheduler).Unwrap();
+        return Task.Factory.StartNew(function, cancellationToken, TaskCreationOptions.DenyChildAttach, _taskScheduler).Unwrap();
     }
 
     /// <summary>

@@ -241,11 +241,6 @@ public abstract partial class ThreadPoolContractTests
         Assert.Equal("workItem", Assert.Throws<ArgumentNullException>(() => pool.TryQueue((IWorkItem)null!)).ParamName);
     }
 
-    private sealed class LedgerEntry(Ledger ledger, int id)
-    {
-        public void Mark() => ledger.Mark(id);
-    }
-
     private sealed class LedgerWorkItems(Ledger ledger)
     {
         public IWorkItem For(int id) => new Item(ledger, id);

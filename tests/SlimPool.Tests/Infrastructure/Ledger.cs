@@ -20,6 +20,12 @@ internal sealed class Ledger
         _done.Signal();
     }
 
+    /// <summary>How many times item <paramref name="id"/> has run.</summary>
+    public int CountOf(int id) => Volatile.Read(ref _slots[id]);
+
+    /// <summary>How many runs were recorded in all.</summary>
+    public int Total => _done.InitialCount - _done.CurrentCount;
+
     public void WaitAll(string what) => Bounded.Wait(_done, what);
 
     public void AssertEachExactlyOnce()
