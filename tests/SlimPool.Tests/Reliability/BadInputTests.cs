@@ -34,6 +34,16 @@ public sealed class BadInputTests
         data.Add("Queue = undefined", () => _ = new SlimThreadPoolOptions { Queue = (WorkQueueKind)99 }, typeof(ArgumentOutOfRangeException), "Queue");
         data.Add("IdleWait = undefined", () => _ = new SlimThreadPoolOptions { IdleWait = (IdleWaitKind)99 }, typeof(ArgumentOutOfRangeException), "IdleWait");
         data.Add("Name = null", () => _ = new SlimThreadPoolOptions { Name = null! }, typeof(ArgumentNullException), "Name");
+        data.Add("Name = \"\"", () => _ = new SlimThreadPoolOptions { Name = "" }, typeof(ArgumentException), "Name");
+        data.Add("Name = \"  \"", () => _ = new SlimThreadPoolOptions { Name = "  " }, typeof(ArgumentException), "Name");
+        data.Add("ThreadPriority = undefined", () => _ = new SlimThreadPoolOptions { ThreadPriority = (ThreadPriority)42 }, typeof(ArgumentOutOfRangeException), "ThreadPriority");
+        data.Add("BoundedCapacity = 0", () => _ = new SlimThreadPoolOptions { BoundedCapacity = 0 }, typeof(ArgumentOutOfRangeException), "BoundedCapacity");
+        data.Add("BoundedCapacity = -5", () => _ = new SlimThreadPoolOptions { BoundedCapacity = -5 }, typeof(ArgumentOutOfRangeException), "BoundedCapacity");
+        data.Add("ShutdownAsync(undefined mode)", () => UseSlim(p => _ = p.ShutdownAsync((ShutdownMode)7)), typeof(ArgumentOutOfRangeException), "mode");
+        data.Add("QueueAsync(null Action)", () => UseSlim(p => _ = p.QueueAsync((Action)null!)), typeof(ArgumentNullException), "callback");
+        data.Add("QueueAsync(null Action<object?>, state)", () => UseSlim(p => _ = p.QueueAsync((Action<object?>)null!, 1)), typeof(ArgumentNullException), "callback");
+        data.Add("QueueAsync(null IWorkItem)", () => UseSlim(p => _ = p.QueueAsync((IWorkItem)null!)), typeof(ArgumentNullException), "workItem");
+        data.Add("Run(null Action, token)", () => UseSlim(p => _ = p.Run((Action)null!, CancellationToken.None)), typeof(ArgumentNullException), "action");
         data.Add("WorkStealingWorkQueue.AttachWorker(-1)", () => new WorkStealingWorkQueue().AttachWorker(-1), typeof(ArgumentOutOfRangeException), "workerIndex");
         data.Add("WorkStealingWorkQueue.DetachWorker on a thread never attached", () => new WorkStealingWorkQueue().DetachWorker(0), typeof(InvalidOperationException), null);
         return data;
@@ -50,6 +60,12 @@ public sealed class BadInputTests
         {
             Assert.Equal(paramName, ((ArgumentException)exception).ParamName);
         }
+    }
+
+    private static void UseSlim(Action<SlimThreadPool> call)
+    {
+        using var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = 1 });
+        call(pool);
     }
 
     private static void Use(Func<IThreadPool> create, Action<IThreadPool> call)
