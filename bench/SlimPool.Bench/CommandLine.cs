@@ -14,6 +14,7 @@ internal sealed class CommandLine
     private readonly Option<bool> _quick = new("--quick", "-q") { Description = "Small sizes and 2 repetitions: a smoke test of about 30 s." };
     private readonly Option<bool> _full = new("--full") { Description = "The seeds' sizes (for example io-latency 1000 items 10 ms apart blocking 500 ms, self-requeue 16M items); takes much longer." };
     private readonly Option<string> _json = new("--json") { Description = "Where to write all results as JSON (one record per scenario × case × pool, with every repetition).", DefaultValueFactory = _ => Path.Combine("bench-results", "results.json") };
+    private readonly Option<string?> _monitor = new("--monitor") { Description = "Instead of the comparison: run a mixed workload on a SlimPool for N seconds (default 5) and print its SlimPool meter once a second, as dotnet-counters would." };
     private readonly Option<string> _chart = new("--chart") { Description = "Where to write the tiny-work chart (PNG: ratio to ThreadPool per work size, a line per pool).", DefaultValueFactory = _ => Path.Combine("bench-results", "tiny-work.png") };
 
     public CommandLine()
@@ -22,11 +23,24 @@ internal sealed class CommandLine
             "SlimPool comparison program: SlimPool against System.Threading.ThreadPool, side by side, in one run. " +
             "Each table shows a row per pool: medians with min–max over the repetitions, and the primary metric's ratio to ThreadPool (below 1.00x is better).")
         {
-            _scenario, _pools, _workers, _repeat, _ticks, _quick, _full, _json, _chart,
+            _scenario, _pools, _workers, _repeat, _ticks, _quick, _full, _json, _chart, _monitor,
         };
     }
 
     public RootCommand Root { get; }
+
+    /// <summary>The seconds <c>--monitor</c> asks for, or null when it is absent (an empty value means 5).</summary>
+    public int? MonitorSeconds(ParseResult result)
+    {
+        if (result.GetResult(_monitor) is null)
+        {
+            return null;
+        }
+
+        string? value = result.GetValue(_monitor);
+        int seconds = string.IsNullOrEmpty(value) ? 5 : Integer("--monitor", value);
+        return seconds is >= 1 and <= 3600 ? seconds : throw new ArgumentException($"--monitor needs 1 to 3600 seconds, got {seconds}");
+    }
 
     /// <summary>Reads the parsed options; throws <see cref="ArgumentException"/> with a one-line message on bad values.</summary>
     public BenchSettings Read(ParseResult result)

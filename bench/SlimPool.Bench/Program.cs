@@ -1,6 +1,7 @@
 using System.CommandLine;
 using SlimPool.Bench;
 using SlimPool.Bench.Pools;
+using SlimPool.Bench.Reporting;
 using SlimPool.Bench.Scenarios;
 
 if (args.Length > 0 && args[0] == IoLatencyScenario.ChildSwitch)
@@ -19,6 +20,19 @@ if (parsed.Errors.Count > 0)
 if (parsed.Action is not null && parsed.Action.GetType().Name.Contains("Help", StringComparison.Ordinal))
 {
     return parsed.Invoke();
+}
+
+try
+{
+    if (commandLine.MonitorSeconds(parsed) is int monitorSeconds)
+    {
+        return MetricsMonitor.Run(monitorSeconds, Console.Out);
+    }
+}
+catch (ArgumentException exception)
+{
+    Console.Error.WriteLine($"error: {exception.Message}");
+    return 2;
 }
 
 BenchSettings settings;

@@ -14,6 +14,9 @@ public sealed partial class SlimThreadPool
     private readonly int _spareIdleTimeoutMs;
     private int _blockedWorkers;
 
+    /// <summary>The starvation guard, or null when it is off (tests only).</summary>
+    internal StarvationGuard? GuardForTests => _guard;
+
     /// <summary>The number of workers inside a blocking scope now.</summary>
     public int BlockedWorkerCount => Volatile.Read(ref _blockedWorkers);
 

@@ -155,19 +155,7 @@ public sealed partial class SlimThreadPool : IThreadPool
     }
 
     /// <summary>The number of items the workers have finished (those that threw and those skipped as cancelled included).</summary>
-    public long CompletedWorkItemCount
-    {
-        get
-        {
-            long completed = 0;
-            foreach (ref PaddedLong slot in _progress.AsSpan())
-            {
-                completed += Volatile.Read(ref slot.Value);
-            }
-
-            return completed;
-        }
-    }
+    public long CompletedWorkItemCount => Progress();
 
     private static IWorkQueue CreateQueue(SlimThreadPoolOptions options)
     {

@@ -50,6 +50,27 @@ internal sealed class StarvationGuard
 
     public void Join() => _thread.Join();
 
+    /// <summary>A wake-up with no reason behind it, as a racing producer can cause (tests only).</summary>
+    internal void WakeForTests() => _parker.Unpark();
+
+    // Parks for a whole timeout, however many stray permits cut individual parks short: a producer that saw the
+    // guard parked a moment ago may unpark it again, and a period cut to nothing would see no progress and start
+    // a spare while the workers are doing fine. Only Stop ends the period early.
+    private void WaitOnePeriod()
+    {
+        long start = Environment.TickCount64;
+        while (!_stopping)
+        {
+            long remaining = _timeoutMs - (Environment.TickCount64 - start);
+            if (remaining <= 0)
+            {
+                return;
+            }
+
+            _parker.Park((int)remaining);
+        }
+    }
+
     private void Run()
     {
         while (!_stopping)
@@ -73,7 +94,7 @@ internal sealed class StarvationGuard
             }
 
             long before = _pool.Progress();
-            _parker.Park(_timeoutMs); // a timed wait Stop can cut short (a stray permit only shortens one period)
+            WaitOnePeriod();
             if (!_stopping && !_queue.IsEmpty && _pool.Progress() == before)
             {
                 _pool.TryStartSpare(); // nothing completed for a whole timeout while items waited

@@ -50,6 +50,25 @@ public sealed class BlockingTests
     }
 
     [Fact]
+    public void StarvationGuard_StrayWakeUps_DoNotShortenItsPeriod()
+    {
+        // A racing producer can leave the guard a wake-up permit. Before the fix each one cut a period to nothing,
+        // the guard saw "no progress" and started a spare while the workers were doing fine (the --monitor run grew
+        // to 8 workers). The period is 30 s here, so no spare may start within the test.
+        using var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = 1, StarvationTimeout = TimeSpan.FromSeconds(30) });
+        using var blocked = new BlockedWorkers(pool);
+        pool.Queue(() => { }); // an item waits while every worker is busy: the guard starts watching
+
+        for (int i = 0; i < 20; i++)
+        {
+            pool.GuardForTests!.WakeForTests();
+            Thread.Sleep(5);
+        }
+
+        Assert.Equal(1, pool.LiveWorkerCount);
+    }
+
+    [Fact]
     public void SpareWorkers_AfterTheBlockingEnds_RetireAfterTheIdleTimeout()
     {
         using SlimThreadPool pool = Pool(spareIdle: TimeSpan.FromMilliseconds(100));
