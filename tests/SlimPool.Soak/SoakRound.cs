@@ -4,12 +4,15 @@ namespace SlimPool.Soak;
 /// One round: <see cref="Count"/> item ids, each of which must be marked exactly once. Kinds by id: tiny,
 /// spinning, blocking (1–3 ms, half inside RunBlocking), throwing (marked by the exception handler), nested (the item queues its
 /// second half from inside the pool), async (awaits, then marks; the continuation runs wherever the awaiter
-/// resumes until SlimPool's SynchronizationContext exists).
+/// resumes until SlimPool's SynchronizationContext exists), cancelled (a twin queued with a cancelled token must
+/// be skipped, or its id is marked twice; the nested half goes with a live token).
 /// </summary>
 internal sealed class SoakRound
 {
     private readonly int[] _slots;
     private readonly CountdownEvent _done;
+    private static readonly CancellationToken s_cancelled = new(canceled: true);
+    private static readonly CancellationTokenSource s_live = new();
     private readonly int _seed;
     private long _faults;
 
@@ -25,6 +28,9 @@ internal sealed class SoakRound
     public int Outstanding => _done.CurrentCount;
 
     public long Faults => Interlocked.Read(ref _faults);
+
+    /// <summary>How many items this round queued with a token cancelled beforehand: each must be skipped.</summary>
+    public long ExpectedSkips { get; private set; }
 
     public void QueueAll(SlimThreadPool pool)
     {
@@ -58,13 +64,26 @@ internal sealed class SoakRound
                 pool.Queue(() => throw new SoakFault(this, me));
                 pool.Queue(() => throw new SoakFault(this, nested));
             }
-            else if (kind < 96)
+            else if (kind < 93)
             {
                 pool.Queue(() =>
                 {
                     Mark(me);
-                    pool.Queue(() => Mark(nested)); // from inside the pool: the worker's own deque when stealing
+
+                    // From inside the pool: the worker's own deque when stealing. Refused once the pool is shutting
+                    // down (the last round on each pool races a shutdown): then the item runs here, as a user would.
+                    if (!pool.TryQueue(() => Mark(nested)))
+                    {
+                        Mark(nested);
+                    }
                 });
+            }
+            else if (kind < 96)
+            {
+                ExpectedSkips++;
+                pool.Queue(() => Mark(me), s_cancelled);
+                pool.Queue(() => Mark(me));
+                pool.Queue(() => Mark(nested), s_live.Token);
             }
             else
             {

@@ -17,6 +17,7 @@ internal sealed class SoakRun(TimeSpan duration, int seed)
         long items = 0, faults = 0;
         int rounds = 0;
         SlimThreadPool? pool = null;
+        long expectedSkips = 0;
         var faultsSeen = new FaultCounter();
         try
         {
@@ -37,6 +38,20 @@ internal sealed class SoakRun(TimeSpan duration, int seed)
 
                 var round = new SoakRound(_random.Next(1_000, 40_000), _random.Next());
                 round.QueueAll(pool!);
+                expectedSkips += round.ExpectedSkips;
+                if (rounds % 8 == 7)
+                {
+                    // The last round on each pool races its shutdown: every item must still run exactly once,
+                    // on the pool or, handed back by an abandon, here.
+                    if (!ShutDownMidRound(pool!, faultsSeen, log) || !CheckSkips(pool!, expectedSkips, log))
+                    {
+                        return false;
+                    }
+
+                    pool = null;
+                    expectedSkips = 0;
+                }
+
                 if (!round.WaitAll(TimeSpan.FromSeconds(120)))
                 {
                     log.WriteLine($"round {rounds}: timed out with {round.Outstanding} of {round.Count} items outstanding");
@@ -67,6 +82,7 @@ internal sealed class SoakRun(TimeSpan duration, int seed)
 
         Sample(clock);
         log.WriteLine($"rounds {rounds:N0}, items {items:N0} (exactly once each), faults thrown {faults:N0}, reported {faultsSeen.Count:N0}");
+        log.WriteLine($"shutdowns racing a round: {string.Join(", ", _shutdowns.Select(s => $"{s.Key} {s.Value}"))}; items handed back by abandons and run here: {_handedBack:N0}");
         if (faultsSeen.Count != faults)
         {
             log.WriteLine("every thrown exception must be reported exactly once");
@@ -74,6 +90,67 @@ internal sealed class SoakRun(TimeSpan duration, int seed)
         }
 
         return CheckDrift(log);
+    }
+
+    private readonly SortedDictionary<string, int> _shutdowns = new(StringComparer.Ordinal);
+    private long _handedBack;
+
+    private bool ShutDownMidRound(SlimThreadPool pool, FaultCounter faults, TextWriter log)
+    {
+        string how = _random.Next(4) switch
+        {
+            0 => "dispose",
+            1 => "drain",
+            2 => "abandon",
+            _ => "drain-then-cancel",
+        };
+        _shutdowns[how] = _shutdowns.GetValueOrDefault(how) + 1;
+        if (how == "dispose")
+        {
+            pool.Dispose();
+            return true;
+        }
+
+        using var cancellation = new CancellationTokenSource();
+        Task<ShutdownResult> shutdown = pool.ShutdownAsync(how == "abandon" ? ShutdownMode.Abandon : ShutdownMode.Drain, cancellation.Token);
+        if (how == "drain-then-cancel")
+        {
+            Thread.Sleep(_random.Next(0, 5));
+            cancellation.Cancel();
+        }
+
+        if (!shutdown.Wait(TimeSpan.FromSeconds(120)))
+        {
+            log.WriteLine($"shutdown ({how}) did not complete in 120 s");
+            return false;
+        }
+
+        foreach (AbandonedWorkItem item in shutdown.Result.AbandonedItems)
+        {
+            try
+            {
+                item.Run();
+            }
+            catch (Exception exception)
+            {
+                faults.Report(exception);
+            }
+        }
+
+        _handedBack += shutdown.Result.AbandonedCount;
+        pool.Dispose(); // after a shutdown: returns at once, changes nothing
+        return true;
+    }
+
+    private static bool CheckSkips(SlimThreadPool pool, long expected, TextWriter log)
+    {
+        if (pool.CancelledWorkItemCount == expected)
+        {
+            return true;
+        }
+
+        log.WriteLine($"the pool skipped {pool.CancelledWorkItemCount} cancelled items; {expected} were queued with a cancelled token");
+        return false;
     }
 
     private void Sample(Stopwatch clock)
