@@ -74,7 +74,14 @@ public interface IThreadPool : IDisposable, IAsyncDisposable
     void Queue(Action callback, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(callback);
-        Queue(WithToken(callback, null, cancellationToken));
+        if (cancellationToken.CanBeCanceled)
+        {
+            Queue(WithToken(callback, null, cancellationToken));
+        }
+        else
+        {
+            Queue(callback);
+        }
     }
 
     /// <summary>Queues <paramref name="callback"/> with <paramref name="state"/>, to be skipped if <paramref name="cancellationToken"/> is cancelled before it starts.</summary>
@@ -86,7 +93,14 @@ public interface IThreadPool : IDisposable, IAsyncDisposable
     void Queue(Action<object?> callback, object? state, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(callback);
-        Queue(WithToken(callback, state, cancellationToken));
+        if (cancellationToken.CanBeCanceled)
+        {
+            Queue(WithToken(callback, state, cancellationToken));
+        }
+        else
+        {
+            Queue(callback, state);
+        }
     }
 
     /// <summary>Queues <paramref name="workItem"/>, to be skipped if <paramref name="cancellationToken"/> is cancelled before it starts.</summary>
@@ -97,7 +111,14 @@ public interface IThreadPool : IDisposable, IAsyncDisposable
     void Queue(IWorkItem workItem, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(workItem);
-        Queue(WithToken(workItem, null, cancellationToken));
+        if (cancellationToken.CanBeCanceled)
+        {
+            Queue(WithToken(workItem, null, cancellationToken));
+        }
+        else
+        {
+            Queue(workItem);
+        }
     }
 
     /// <summary>Like <see cref="Queue(Action, CancellationToken)"/>, but returns <see langword="false"/> instead of throwing when the pool does not accept the item.</summary>
@@ -108,7 +129,7 @@ public interface IThreadPool : IDisposable, IAsyncDisposable
     bool TryQueue(Action callback, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(callback);
-        return TryQueue(WithToken(callback, null, cancellationToken));
+        return cancellationToken.CanBeCanceled ? TryQueue(WithToken(callback, null, cancellationToken)) : TryQueue(callback);
     }
 
     /// <summary>Like <see cref="Queue(Action{object}, object, CancellationToken)"/>, but returns <see langword="false"/> instead of throwing when the pool does not accept the item.</summary>
@@ -120,7 +141,7 @@ public interface IThreadPool : IDisposable, IAsyncDisposable
     bool TryQueue(Action<object?> callback, object? state, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(callback);
-        return TryQueue(WithToken(callback, state, cancellationToken));
+        return cancellationToken.CanBeCanceled ? TryQueue(WithToken(callback, state, cancellationToken)) : TryQueue(callback, state);
     }
 
     /// <summary>Like <see cref="Queue(IWorkItem, CancellationToken)"/>, but returns <see langword="false"/> instead of throwing when the pool does not accept the item.</summary>
@@ -131,7 +152,7 @@ public interface IThreadPool : IDisposable, IAsyncDisposable
     bool TryQueue(IWorkItem workItem, CancellationToken cancellationToken)
     {
         ArgumentNullException.ThrowIfNull(workItem);
-        return TryQueue(WithToken(workItem, null, cancellationToken));
+        return cancellationToken.CanBeCanceled ? TryQueue(WithToken(workItem, null, cancellationToken)) : TryQueue(workItem);
     }
 
     // The default implementations' wrapper: skips the item if the token is cancelled before it starts.
