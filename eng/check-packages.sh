@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(SlimPool)
+packages=(SlimPool SlimPool.Extensions.DependencyInjection)
 
 pack_args=()
 for arg in "$@"; do

@@ -11,6 +11,7 @@ public sealed class PublicApiTests
     private static readonly Dictionary<string, Assembly> s_packages = new(StringComparer.Ordinal)
     {
         ["SlimPool"] = typeof(SlimThreadPool).Assembly,
+        ["SlimPool.Extensions.DependencyInjection"] = typeof(Microsoft.Extensions.DependencyInjection.SlimThreadPoolServiceCollectionExtensions).Assembly,
     };
 
     public static TheoryData<string> Packages => new(s_packages.Keys.Order(StringComparer.Ordinal));
