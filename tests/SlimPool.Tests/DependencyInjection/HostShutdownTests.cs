@@ -1,3 +1,4 @@
+using Microsoft.Extensions.Configuration;
 using Microsoft.Extensions.DependencyInjection;
 using Microsoft.Extensions.DependencyInjection.Extensions;
 using Microsoft.Extensions.Hosting;
@@ -39,6 +40,34 @@ public sealed class HostShutdownTests
         Assert.False(pool.TryQueue(() => { }));
         Assert.False(io.TryQueue(() => { }));
         Assert.Equal(0, pool.LiveWorkerCount);
+    }
+
+    [Fact]
+    public async Task StopAsync_KeyedPoolBoundFromHostConfiguration_IsConfiguredAndDrained()
+    {
+        HostApplicationBuilder builder = Host.CreateApplicationBuilder(new HostApplicationBuilderSettings { DisableDefaults = true });
+        builder.Configuration.AddInMemoryCollection(new Dictionary<string, string?>
+        {
+            ["Pools:io:WorkerCount"] = "3",
+            ["Pools:io:BoundedCapacity"] = "500",
+        });
+        builder.Services.AddSlimThreadPool("io").BindConfiguration("Pools:io"); // the README's example
+        builder.Services.AddSingleton<KeyedPoolConsumer>();
+        builder.Services.AddSlimThreadPool("cpu", options => options.WorkerCount = 1);
+        using IHost host = builder.Build();
+        await host.StartAsync().WaitAsync(Bounded.Timeout);
+        SlimThreadPool io = (SlimThreadPool)host.Services.GetRequiredService<KeyedPoolConsumer>().Io;
+        int ran = 0;
+        for (int i = 0; i < 200; i++)
+        {
+            await io.QueueAsync(() => Interlocked.Increment(ref ran)).AsTask().WaitAsync(Bounded.Timeout);
+        }
+
+        await host.StopAsync().WaitAsync(Bounded.Timeout);
+
+        Assert.Equal("io", io.Name);
+        Assert.Equal(3, io.WorkerCount);
+        Assert.Equal(200, Volatile.Read(ref ran));
     }
 
     [Fact]
