@@ -76,16 +76,18 @@ public sealed class MetricsTests
             Assert.All(listener.Histogram, seconds => Assert.InRange(seconds, 0, Bounded.Timeout.TotalSeconds));
         }
 
-        // With the listener gone the pool stops stamping items (a stamp is a 40-byte object per item). The best
-        // of three bursts, under a byte per item: the queue itself grows its rings once while the worker lags.
+        // With the listener gone the pool stops stamping items: a stamp is a 48-byte object per item, 480 KB for
+        // these 10,000. The best of three bursts must stay under half of that. (Not zero: in a loaded full test run
+        // we have seen 64 KB in each burst, the size of the queue's first ring growth, with the listener gone.)
+        const int Items = 10_000;
         long fewest = long.MaxValue;
         for (int burst = 0; burst < 3; burst++)
         {
-            fewest = Math.Min(fewest, QueueAllocations(pool, 10_000));
+            fewest = Math.Min(fewest, QueueAllocations(pool, Items));
             await pool.WaitForIdleAsync().WaitAsync(Bounded.Timeout);
         }
 
-        Assert.InRange(fewest, 0, 10_000);
+        Assert.InRange(fewest, 0, Items * 48 / 2);
     }
 
     [Fact]

@@ -248,6 +248,45 @@ public sealed class WorkStealingWorkQueueTests : WorkQueueContractTests
     }
 
     [Fact]
+    public void TryDequeue_WorkerTakesFromTheSharedQueue_MovesABatchToItsDequeWhereSiblingsCanSteal()
+    {
+        var queue = new WorkStealingWorkQueue();
+        for (int i = 0; i < 40; i++)
+        {
+            queue.Enqueue(Entry(i)); // from outside the pool: the shared queue
+        }
+
+        using var took = new ManualResetEventSlim(false);
+        using var release = new ManualResetEventSlim(false);
+        int first = -1;
+        var worker = Task.Factory.StartNew(() =>
+        {
+            queue.AttachWorker(0);
+            Assert.True(queue.TryDequeue(out QueuedWorkItem item));
+            first = IdOf(item);
+            took.Set();
+            release.Wait(Bounded.Timeout);
+            queue.DetachWorker(0);
+        }, TaskCreationOptions.LongRunning);
+
+        Bounded.Wait(took, "the worker's first dequeue");
+
+        // The worker took item 0 and moved the next 15 into its deque: the count still sees all 39, and a
+        // sibling gets the shared queue's rest (16–39, oldest first) and then steals the batch (1–15, oldest first).
+        Assert.Equal(0, first);
+        Assert.Equal(39, queue.Count);
+        var taken = new List<int>();
+        while (queue.TryDequeue(out QueuedWorkItem item))
+        {
+            taken.Add(IdOf(item));
+        }
+
+        release.Set();
+        Bounded.Wait(worker, "the worker");
+        Assert.Equal(Enumerable.Range(16, 24).Concat(Enumerable.Range(1, 15)), taken);
+    }
+
+    [Fact]
     public void DetachWorker_WithEntriesLeft_MovesThemToTheSharedQueue()
     {
         var queue = new WorkStealingWorkQueue();
