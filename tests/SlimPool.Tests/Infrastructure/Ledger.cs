@@ -26,6 +26,16 @@ internal sealed class Ledger
     /// <summary>How many runs were recorded in all.</summary>
     public int Total => _done.InitialCount - _done.CurrentCount;
 
+    /// <summary>Queues one item per id, each marking its slot.</summary>
+    public void QueueEach(IThreadPool pool)
+    {
+        for (int i = 0; i < _slots.Length; i++)
+        {
+            int id = i;
+            pool.Queue(() => Mark(id));
+        }
+    }
+
     public void WaitAll(string what) => Bounded.Wait(_done, what);
 
     public void AssertEachExactlyOnce()

@@ -62,11 +62,7 @@ public sealed class ShutdownTests
         var ledger = new Ledger(50);
         SlimThreadPool pool = TestPools.Create(workers: 2);
         var blocked = new BlockedWorkers(pool);
-        for (int i = 0; i < ledger.Count; i++)
-        {
-            int id = i;
-            pool.Queue(() => ledger.Mark(id));
-        }
+        ledger.QueueEach(pool);
 
         using var cancellation = new CancellationTokenSource();
         Task<ShutdownResult> shutdown = pool.ShutdownAsync(ShutdownMode.Drain, cancellation.Token);
@@ -85,11 +81,7 @@ public sealed class ShutdownTests
         var ledger = new Ledger(10);
         SlimThreadPool pool = TestPools.Create(workers: 1);
         var blocked = new BlockedWorkers(pool);
-        for (int i = 0; i < ledger.Count; i++)
-        {
-            int id = i;
-            pool.Queue(() => ledger.Mark(id));
-        }
+        ledger.QueueEach(pool);
 
         Task<ShutdownResult> shutdown = pool.ShutdownAsync(ShutdownMode.Drain, new CancellationToken(canceled: true));
         blocked.Release();
@@ -158,11 +150,7 @@ public sealed class ShutdownTests
         var ledger = new Ledger(100);
         Task<ShutdownResult> fromWorker = pool.Run(() =>
         {
-            for (int i = 0; i < ledger.Count; i++)
-            {
-                int id = i;
-                pool.Queue(() => ledger.Mark(id));
-            }
+            ledger.QueueEach(pool);
 
             return pool.ShutdownAsync(ShutdownMode.Drain);
         });
@@ -180,11 +168,7 @@ public sealed class ShutdownTests
         var ledger = new Ledger(20);
         SlimThreadPool pool = TestPools.Create(workers: 1);
         var blocked = new BlockedWorkers(pool);
-        for (int i = 0; i < ledger.Count; i++)
-        {
-            int id = i;
-            pool.Queue(() => ledger.Mark(id));
-        }
+        ledger.QueueEach(pool);
 
         Task<ShutdownResult> shutdown = pool.ShutdownAsync(ShutdownMode.Abandon);
         blocked.Release();
