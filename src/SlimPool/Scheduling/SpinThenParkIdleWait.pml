@@ -9,6 +9,11 @@
  *     by re-reading the queue (a read before the wake is always a snapshot), so the bound we keep is 2.
  * With -DBROKEN the worker's re-check after announcing itself parked is removed, and Spin must find the
  * lost wake-up: that keeps the check honest.
+ * With -DSPARES=n the last n workers are spare workers: a spare's park may time out at any moment, and it then
+ * takes itself off the parked stack and retires (exits), unless a waker popped it first, in which case it takes
+ * that waker's Unpark and goes on (WaitForWork's timed path, TryUnannounce(stayAsSearcher: false)). The same
+ * properties must hold with workers leaving this way; with -DBROKEN_RETIRE a popped spare retires anyway
+ * (dropping the wake it was given), and Spin must find the stranded item.
  *
  * Memory model: Promela executes each statement atomically in one global order (sequential consistency).
  * The C# code makes the accesses that matter sequentially consistent with full fences: the producer's
@@ -26,6 +31,9 @@
 #ifndef PUSHES
 #define PUSHES 2            /* items per producer */
 #endif
+#ifndef SPARES
+#define SPARES 0            /* how many of the WORKERS are spares that may retire */
+#endif
 
 byte items = 0;                /* items in the queue */
 byte searching = 0;            /* _state & SearchingMask */
@@ -37,6 +45,35 @@ byte pushes = 0;
 byte wakes = 0;                /* all wakes: producers' and chains' */
 byte producerWakes = 0;
 byte producersDone = 0;
+byte retired = 0;
+
+/* SpinThenParkIdleWait.TryUnannounce, under _lock: if `me` is still on the parked stack, take it off (keeping
+   the others' order) and stop counting it as parked; a worker that stays (re-check) becomes a searcher again,
+   a retiring spare counts as neither. `found` says whether it was there. */
+inline tryUnannounce(me, stayAsSearcher, found) {
+    atomic {
+        i = 0;
+        found = false;
+        do
+        :: i < top && stack[i] == me -> found = true; break
+        :: i < top && stack[i] != me -> i++
+        :: i >= top -> break
+        od;
+        if
+        :: found ->
+            do
+            :: i + 1 < top -> stack[i] = stack[i + 1]; i++
+            :: else -> break
+            od;
+            top--; parked--;
+            if
+            :: stayAsSearcher -> searching++
+            :: else -> skip
+            fi
+        :: else -> skip
+        fi
+    }
+}
 
 /* SpinThenParkIdleWait.WakeOne: under _lock re-read the state, pop the last parked worker, count it as
    searching; then, outside the lock, Unpark it. */
@@ -126,24 +163,7 @@ loop:
     if
     :: items > 0 ->
         /* TryUnannounce: still on the stack? take ourselves off and stay a searcher */
-        atomic {
-            i = 0;
-            found = false;
-            do
-            :: i < top && stack[i] == me -> found = true; break
-            :: i < top && stack[i] != me -> i++
-            :: i >= top -> break
-            od;
-            if
-            :: found ->
-                do
-                :: i + 1 < top -> stack[i] = stack[i + 1]; i++
-                :: else -> break
-                od;
-                top--; parked--; searching++
-            :: else -> skip
-            fi
-        };
+        tryUnannounce(me, true, found);
         if
         :: found -> goto loop
         :: else -> skip                /* a waker popped us: consume its Unpark below */
@@ -151,10 +171,26 @@ loop:
     :: else -> skip
     fi;
 #endif
-    /* Parker.Park: block until a permit, consume it. The waker already counted us as searching. */
+    /* Parker.Park: block until a permit, consume it. The waker already counted us as searching. A spare's
+       park may instead time out (only while no permit is there: Park(ms) returns true if one is). */
 end_park:
-    atomic { permit[me] -> permit[me] = false };
-    goto loop
+    if
+    :: atomic { permit[me] -> permit[me] = false }; goto loop
+    :: atomic { me >= WORKERS - SPARES && !permit[me] -> skip };
+        /* timed out: still on the stack, leave it and retire; popped meanwhile, take the Unpark on its way */
+        tryUnannounce(me, false, found);
+#ifdef BROKEN_RETIRE
+        found = true;                  /* retire even when a waker popped us: its wake is lost with us */
+#endif
+        if
+        :: found -> isSearching = false; retired++; goto done
+        :: else ->
+end_popped:
+            atomic { permit[me] -> permit[me] = false }; goto loop
+        fi
+    fi;
+done:
+    skip
 }
 
 /* When nothing can move any more (every worker parked, producers finished), nothing may be left queued. */
@@ -162,6 +198,7 @@ active proctype Watchdog() {
 end_watch:
     timeout ->
         assert(items == 0);
+        assert(retired <= SPARES);
         assert(producerWakes <= pushes);
         assert(wakes <= 2 * pushes)
 }
