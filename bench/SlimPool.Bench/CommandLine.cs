@@ -14,7 +14,7 @@ internal sealed class CommandLine
     private readonly Option<bool> _quick = new("--quick", "-q") { Description = "Small sizes and 2 repetitions: a smoke test of about 30 s." };
     private readonly Option<bool> _full = new("--full") { Description = "The seeds' sizes (for example io-latency 1000 items 10 ms apart blocking 500 ms, self-requeue 16M items); takes much longer." };
     private readonly Option<string> _json = new("--json") { Description = "Where to write all results as JSON (one record per scenario × case × pool, with every repetition).", DefaultValueFactory = _ => Path.Combine("bench-results", "results.json") };
-    private readonly Option<string?> _monitor = new("--monitor") { Description = "Instead of the comparison: run a mixed workload on a SlimPool for N seconds (default 5) and print its SlimPool meter once a second, as dotnet-counters would." };
+    private readonly Option<string?> _monitor = new("--monitor") { Description = "Instead of the comparison: run a mixed workload on a SlimPool for N seconds (default 5) and print its SlimPool meter once a second, as dotnet-counters would.", Arity = ArgumentArity.ZeroOrOne };
     private readonly Option<string> _chart = new("--chart") { Description = "Where to write the tiny-work chart (PNG: ratio to ThreadPool per work size, a line per pool).", DefaultValueFactory = _ => Path.Combine("bench-results", "tiny-work.png") };
 
     public CommandLine()

@@ -7,7 +7,8 @@ public sealed partial class SlimThreadPool
 {
     /// <summary>
     /// The name of the <see cref="Meter"/> every pool publishes on (<c>dotnet-counters monitor --counters SlimPool</c>).
-    /// Each measurement carries the tag <see cref="PoolNameTag"/> with the pool's <see cref="Name"/>. Instruments:
+    /// Each pool has its own <see cref="Meter"/> instance of that name, whose <see cref="Meter.Tags"/> and every
+    /// measurement carry the tag <see cref="PoolNameTag"/> with the pool's <see cref="Name"/>. Instruments:
     /// <c>slimpool.queue.length</c>, <c>slimpool.worker.count</c>, <c>slimpool.worker.busy</c>,
     /// <c>slimpool.worker.blocked</c> (observable up-down counters); <c>slimpool.work_item.completed</c>,
     /// <c>slimpool.work_item.failed</c>, <c>slimpool.work_item.cancelled</c> (observable counters); and the
@@ -25,8 +26,15 @@ public sealed partial class SlimThreadPool
 
     private (Meter Meter, Histogram<double> QueueWait, Action<TimeSpan> RecordQueueWait) CreateMetrics()
     {
-        var meter = new Meter(MeterName, typeof(SlimThreadPool).Assembly.GetName().Version?.ToString());
         KeyValuePair<string, object?> tag = new(PoolNameTag, _name);
+
+        // The tag is on the meter too, so a listener can pick one pool's instruments when they are published
+        // (enabling the queue-wait histogram for one pool then costs the others nothing).
+        var meter = new Meter(new MeterOptions(MeterName)
+        {
+            Version = typeof(SlimThreadPool).Assembly.GetName().Version?.ToString(),
+            Tags = [tag],
+        });
         meter.CreateObservableUpDownCounter("slimpool.queue.length", () => new Measurement<long>(_queue.Count, tag), "{work_item}", "Items queued and not yet started.");
         meter.CreateObservableUpDownCounter("slimpool.worker.count", () => new Measurement<int>(LiveWorkerCount, tag), "{thread}", "Worker threads alive, spare workers included.");
         meter.CreateObservableUpDownCounter("slimpool.worker.busy", () => new Measurement<int>(BusyWorkerCount, tag), "{thread}", "Workers running items.");

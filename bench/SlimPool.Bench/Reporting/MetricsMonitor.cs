@@ -13,14 +13,18 @@ namespace SlimPool.Bench.Reporting;
 /// </summary>
 internal static class MetricsMonitor
 {
+    private const string PoolName = "orders";
+
     public static int Run(int seconds, TextWriter output)
     {
         var gauges = new ConcurrentDictionary<string, (string Unit, long Value)>();
         var queueWaits = new ConcurrentQueue<double>();
         using var listener = new MeterListener();
+        // Only our pool's meter (its tags name the pool): the histogram then stamps no other pool's items.
         listener.InstrumentPublished = (instrument, l) =>
         {
-            if (instrument.Meter.Name == SlimThreadPool.MeterName)
+            if (instrument.Meter.Name == SlimThreadPool.MeterName
+                && instrument.Meter.Tags?.Contains(new(SlimThreadPool.PoolNameTag, PoolName)) == true)
             {
                 l.EnableMeasurementEvents(instrument);
             }
@@ -30,7 +34,7 @@ internal static class MetricsMonitor
         listener.SetMeasurementEventCallback<double>((_, value, _, _) => queueWaits.Enqueue(value));
         listener.Start();
 
-        using var pool = new SlimThreadPool(new SlimThreadPoolOptions { Name = "orders", BoundedCapacity = 10_000, UnhandledException = _ => { } });
+        using var pool = new SlimThreadPool(new SlimThreadPoolOptions { Name = PoolName, BoundedCapacity = 10_000, UnhandledException = _ => { } });
         using var stop = new CancellationTokenSource(TimeSpan.FromSeconds(seconds));
         var producer = new Thread(() => Produce(pool, stop.Token)) { IsBackground = true, Name = "monitor producer" };
         producer.Start();
@@ -56,7 +60,7 @@ internal static class MetricsMonitor
             output.WriteLine("    slimpool.work_item.queue_wait (s)");
             foreach (int percentile in new[] { 50, 95, 99 })
             {
-                string label = $"{SlimThreadPool.PoolNameTag}=orders,Percentile={percentile}";
+                string label = $"{SlimThreadPool.PoolNameTag}={PoolName},Percentile={percentile}";
                 output.WriteLine($"        {label,-44}{Percentile(waits, percentile).ToString("0.0000000", CultureInfo.InvariantCulture),16}");
             }
         }

@@ -54,4 +54,48 @@ public sealed class CommandLineTests
         Assert.Throws<ArgumentException>(() => PoolCatalog.Select(["NoSuchPool"]));
         Assert.Throws<ArgumentException>(() => ScenarioCatalog.Select(["no-such-scenario"]));
     }
+
+    [Theory]
+    [InlineData(new string[0], null)]
+    [InlineData(new[] { "--monitor" }, 5)]
+    [InlineData(new[] { "--monitor", "3" }, 3)]
+    public void MonitorSeconds_Given_ParsesOrDefaults(string[] args, int? expected)
+    {
+        var commandLine = new CommandLine();
+        var parsed = commandLine.Root.Parse(args);
+
+        Assert.Empty(parsed.Errors);
+        Assert.Equal(expected, commandLine.MonitorSeconds(parsed));
+    }
+
+    [Theory]
+    [InlineData("0")]
+    [InlineData("x")]
+    [InlineData("3601")]
+    public void MonitorSeconds_Bad_ThrowsArgumentExceptionNamingTheOption(string value)
+    {
+        var commandLine = new CommandLine();
+        var parsed = commandLine.Root.Parse(["--monitor", value]);
+
+        var exception = Assert.Throws<ArgumentException>(() => commandLine.MonitorSeconds(parsed));
+        Assert.Contains("--monitor", exception.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void MetricsMonitor_OneSecond_PrintsThePoolsInstrumentsTaggedWithItsName()
+    {
+        using var output = new StringWriter();
+
+        int exitCode = SlimPool.Bench.Reporting.MetricsMonitor.Run(1, output);
+
+        string text = output.ToString();
+        Assert.Equal(0, exitCode);
+        Assert.Contains("[SlimPool]", text, StringComparison.Ordinal);
+        foreach (string instrument in new[] { "slimpool.queue.length", "slimpool.worker.count", "slimpool.work_item.completed", "slimpool.work_item.queue_wait" })
+        {
+            Assert.Contains(instrument, text, StringComparison.Ordinal);
+        }
+
+        Assert.Contains("slimpool.pool.name=orders", text, StringComparison.Ordinal);
+    }
 }

@@ -91,6 +91,35 @@ public sealed class MetricsTests
     }
 
     [Fact]
+    public void Meter_Tags_NameThePoolSoAListenerCanPickIt()
+    {
+        string name = $"metrics-{Guid.NewGuid():N}";
+        var published = new List<Instrument>();
+        using var listener = new MeterListener
+        {
+            InstrumentPublished = (instrument, _) =>
+            {
+                if (instrument.Meter.Name == SlimThreadPool.MeterName && instrument.Meter.Tags?.Contains(new(SlimThreadPool.PoolNameTag, name)) == true)
+                {
+                    lock (published)
+                    {
+                        published.Add(instrument);
+                    }
+                }
+            },
+        };
+        listener.Start();
+
+        using SlimThreadPool pool = TestPools.Create(configure: null, name: name);
+
+        lock (published)
+        {
+            Assert.Contains(published, i => i.Name == "slimpool.work_item.queue_wait");
+            Assert.Equal(8, published.Count);
+        }
+    }
+
+    [Fact]
     public void Meter_PoolShutDown_StopsReporting()
     {
         string name = $"metrics-{Guid.NewGuid():N}";
@@ -126,9 +155,11 @@ public sealed class MetricsTests
         public PoolListener(string poolName)
         {
             _poolName = poolName;
+            // Only this pool's meter: enabling the queue-wait histogram of every pool would make other tests'
+            // pools stamp their items (and allocate) while this test listens.
             _listener.InstrumentPublished = (instrument, listener) =>
             {
-                if (instrument.Meter.Name == SlimThreadPool.MeterName)
+                if (instrument.Meter.Name == SlimThreadPool.MeterName && IsOurs(instrument.Meter.Tags))
                 {
                     listener.EnableMeasurementEvents(instrument);
                 }
@@ -163,6 +194,9 @@ public sealed class MetricsTests
                 _last[instrument.Name] = value;
             }
         }
+
+        private bool IsOurs(IEnumerable<KeyValuePair<string, object?>>? tags) =>
+            tags is not null && tags.Any(tag => tag.Key == SlimThreadPool.PoolNameTag && (string?)tag.Value == _poolName);
 
         private bool IsOurs(ReadOnlySpan<KeyValuePair<string, object?>> tags)
         {
