@@ -120,12 +120,14 @@ public sealed class SlimThreadPoolTests
         var item = new CountingWorkItem(null);
         Action<object?> callback = static s => ((CountingWorkItem)s!).Execute();
 
+        // Queue(IWorkItem) forwards to the CancellationToken.None path; the state form names the token explicitly:
+        // a token that cannot be cancelled must cost nothing either.
         void Burst()
         {
             for (int i = 0; i < Items; i++)
             {
                 pool.Queue(item);
-                pool.Queue(callback, item);
+                pool.Queue(callback, item, CancellationToken.None);
             }
         }
 
