@@ -15,7 +15,7 @@ public sealed partial class SlimThreadPool
 {
     private readonly Lock _idleLock = new();
     // Guarded by _idleLock.
-    private readonly List<TaskCompletionSource> _idleWaiters;
+    private readonly List<TaskCompletionSource> _idleWaiters = [];
     // The number of entries in _idleWaiters; written under _idleLock, read by workers when they go idle.
     private int _idleWaiterCount;
 

@@ -170,6 +170,11 @@ public sealed partial class SlimThreadPool
 
             JoinThreads();
             var abandoned = new List<AbandonedWorkItem>();
+
+            // Two looks with _finished set between them, a full fence after it: a producer that published an
+            // item and then read _finished == 0 left the item to us (OnQueuedDuringShutdown), and its publish
+            // precedes our second look; one that read 1 runs its own leftovers. The first look of a drain is
+            // this run, which stops if an abandon overtakes it; then the abandon's first look takes the rest.
             bool abandon = Volatile.Read(ref _abandon) != 0;
             if (!abandon)
             {
@@ -177,10 +182,11 @@ public sealed partial class SlimThreadPool
                 abandon = Volatile.Read(ref _abandon) != 0;
             }
 
-            // Two looks with _finished set between them, a full fence after it: a producer that published an
-            // item and then read _finished == 0 left the item to us (OnQueuedDuringShutdown), and its publish
-            // precedes our second look; one that read 1 runs its own leftovers.
-            TakeLeftovers(abandon, abandoned);
+            if (abandon)
+            {
+                TakeLeftovers(abandon: true, abandoned);
+            }
+
             Volatile.Write(ref _finished, 1);
             Interlocked.MemoryBarrier();
             TakeLeftovers(abandon, abandoned);

@@ -118,15 +118,8 @@ public sealed partial class SlimThreadPool
     /// </summary>
     internal bool TryEnqueue(object callback, object? state)
     {
-        CapacityGate? gate = _gate;
-        gate?.ForceAcquire();
-        if (TryPublish(callback, state))
-        {
-            return true;
-        }
-
-        gate?.Release();
-        return false;
+        _gate?.ForceAcquire();
+        return TryPublishHoldingSlot(callback, state);
     }
 
     private void QueueCore(object callback, object? state, CancellationToken cancellationToken)
@@ -153,9 +146,8 @@ public sealed partial class SlimThreadPool
             }
         }
 
-        if (!TryPublish(callback, state))
+        if (!TryPublishHoldingSlot(callback, state))
         {
-            gate?.Release();
             ThrowDisposed();
         }
     }
@@ -164,18 +156,7 @@ public sealed partial class SlimThreadPool
     {
         WrapForToken(ref callback, ref state, cancellationToken);
         CapacityGate? gate = _gate;
-        if (gate is not null && !gate.TryAcquire())
-        {
-            return false;
-        }
-
-        if (TryPublish(callback, state))
-        {
-            return true;
-        }
-
-        gate?.Release();
-        return false;
+        return (gate is null || gate.TryAcquire()) && TryPublishHoldingSlot(callback, state);
     }
 
     private ValueTask QueueAsyncCore(object callback, object? state, CancellationToken cancellationToken)
@@ -188,13 +169,7 @@ public sealed partial class SlimThreadPool
         CapacityGate? gate = _gate;
         if (gate is null || gate.TryAcquire())
         {
-            if (TryPublish(callback, state))
-            {
-                return default;
-            }
-
-            gate?.Release();
-            return ValueTask.FromException(NewDisposedException());
+            return TryPublishHoldingSlot(callback, state) ? default : ValueTask.FromException(NewDisposedException());
         }
 
         return WaitThenQueueAsync(gate, callback, state, cancellationToken);
@@ -207,9 +182,8 @@ public sealed partial class SlimThreadPool
             ThrowDisposed();
         }
 
-        if (!TryPublish(callback, state))
+        if (!TryPublishHoldingSlot(callback, state))
         {
-            gate.Release();
             ThrowDisposed();
         }
     }
@@ -222,6 +196,19 @@ public sealed partial class SlimThreadPool
             callback = new CancellableWorkItem(callback, state, cancellationToken, _onItemSkipped);
             state = null;
         }
+    }
+
+    // The caller holds a capacity slot for this item (when the pool is bounded): published, the item keeps it until
+    // a worker dequeues it; refused, the slot goes back here.
+    private bool TryPublishHoldingSlot(object callback, object? state)
+    {
+        if (TryPublish(callback, state))
+        {
+            return true;
+        }
+
+        _gate?.Release();
+        return false;
     }
 
     /// <summary>

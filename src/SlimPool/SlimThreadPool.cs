@@ -95,7 +95,6 @@ public sealed partial class SlimThreadPool : IThreadPool
         _busy = new PaddedInt[maxWorkers];
         _gate = options.BoundedCapacity is int capacity ? new CapacityGate(capacity) : null;
         _onItemSkipped = () => Interlocked.Increment(ref _cancelledCount);
-        _idleWaiters = [];
         (_meter, _queueWait, _recordQueueWait) = CreateMetrics();
         _workers = new Thread?[maxWorkers];
         _liveWorkers = workerCount;
