@@ -229,11 +229,9 @@ public sealed partial class SlimThreadPool
         }
 
         ExecutionContext? context = _flowExecutionContext ? ExecutionContext.Capture() : null;
-        _queue.Enqueue(new QueuedWorkItem(callback, state, context));
-
         // Full fence: the item is published before we read the idle state (pairs with the worker's announce,
         // see IdleWait) and before we read _shutdown again (pairs with BeginShutdown's Exchange).
-        Interlocked.MemoryBarrier();
+        EnqueueThenFence(new QueuedWorkItem(callback, state, context));
 
         if (Volatile.Read(ref _shutdown) != 0)
         {
@@ -248,5 +246,26 @@ public sealed partial class SlimThreadPool
         }
 
         return true;
+    }
+
+    // Publishes the entry, then makes sure a full fence follows its publication. The shared queue's
+    // compare-and-swap that makes the entry visible is one already (IFencedEnqueue): an item queued from outside
+    // the pool then costs no second fence. A push onto a worker's own deque, or any other queue, gets an
+    // explicit one.
+    private void EnqueueThenFence(in QueuedWorkItem entry)
+    {
+        if (_fencedQueue is { } fenced)
+        {
+            if (fenced.EnqueueFenced(entry))
+            {
+                return;
+            }
+        }
+        else
+        {
+            _queue.Enqueue(entry);
+        }
+
+        Interlocked.MemoryBarrier();
     }
 }

@@ -25,6 +25,7 @@ public sealed partial class SlimThreadPool : IThreadPool
     private static SlimThreadPool? t_currentPool;
 
     private readonly IWorkQueue _queue;
+    private readonly IFencedEnqueue? _fencedQueue; // _queue, when its enqueue can end with a full fence
     private readonly IdleWait _idleWait;
     // Slots 0..WorkerCount-1 hold the permanent workers; the rest hold spare workers while they live. Written
     // under _spareLock (and once in the constructor); a retiring spare clears its slot.
@@ -73,6 +74,7 @@ public sealed partial class SlimThreadPool : IThreadPool
 
         int workerCount = options.WorkerCount;
         _queue = CreateQueue(options);
+        _fencedQueue = _queue as IFencedEnqueue;
         int maxWorkers = options.EffectiveMaxWorkers;
         _idleWait = options.IdleWait switch
         {

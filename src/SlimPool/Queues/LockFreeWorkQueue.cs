@@ -14,7 +14,7 @@ namespace SlimPool.Queues;
 /// <see cref="TryDequeue"/> fails only when no position was claimed: the guarantee the pool's idle protocol
 /// needs.</para>
 /// </remarks>
-public sealed class LockFreeWorkQueue : IWorkQueue
+public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
 {
     private const int InitialSegmentLength = 1024;
     private const int MaxSegmentLength = 1 << 20;
@@ -90,6 +90,15 @@ public sealed class LockFreeWorkQueue : IWorkQueue
                 }
             }
         }
+    }
+
+    // Every Enqueue ends with the compare-and-swap that claims its position in a ring's tail (LockFreeSegment.
+    // TryEnqueue), and IsEmpty reads those tails: the claim is the moment the entry becomes visible, and a full
+    // fence. A consumer that reaches a claimed, unwritten cell waits for it rather than fail.
+    bool IFencedEnqueue.EnqueueFenced(in QueuedWorkItem item)
+    {
+        Enqueue(item);
+        return true;
     }
 
     /// <inheritdoc />

@@ -12,7 +12,7 @@ namespace SlimPool.Queues;
 /// <para>Order is therefore not FIFO. A worker that keeps queueing to itself runs its own items before the
 /// shared queue's; siblings that are idle steal them.</para>
 /// </remarks>
-public sealed class WorkStealingWorkQueue : IWorkQueue
+public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
 {
     [ThreadStatic]
     private static WorkStealingDeque? t_local;
@@ -69,17 +69,22 @@ public sealed class WorkStealingWorkQueue : IWorkQueue
     }
 
     /// <inheritdoc />
-    public void Enqueue(in QueuedWorkItem item)
+    public void Enqueue(in QueuedWorkItem item) => EnqueueFenced(item);
+
+    // The shared queue's enqueue ends with a full fence (LockFreeWorkQueue); a push onto the worker's own deque
+    // is plain stores, so that path leaves the fence to the caller.
+    bool IFencedEnqueue.EnqueueFenced(in QueuedWorkItem item) => EnqueueFenced(item);
+
+    private bool EnqueueFenced(in QueuedWorkItem item)
     {
         WorkStealingDeque? local = t_local;
         if (local is not null && local.Owner == this)
         {
             local.Push(item);
+            return false;
         }
-        else
-        {
-            _injection.Enqueue(item);
-        }
+
+        return ((IFencedEnqueue)_injection).EnqueueFenced(item);
     }
 
     /// <inheritdoc />

@@ -8,7 +8,8 @@ namespace SlimPool.Scheduling;
 /// </summary>
 /// <remarks>
 /// <para><b>Producer</b> (<see cref="SlimThreadPool"/>): publish the item in the queue, execute a full fence,
-/// then call <see cref="OnWorkQueued"/>, which reads the idle state.</para>
+/// then call <see cref="OnWorkQueued"/>, which reads the idle state. The fence may be the queue's own
+/// interlocked publication (<see cref="IFencedEnqueue"/>).</para>
 /// <para><b>Worker</b> (<see cref="WaitForWork"/>): announce itself idle with an interlocked write (a full
 /// fence), then re-check the queue (and <see cref="IsStopping"/>), and only then block.</para>
 /// <para>This is the store-buffer (Dekker) pattern: each side writes, fences, then reads what the other wrote.

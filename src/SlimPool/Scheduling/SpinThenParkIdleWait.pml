@@ -17,8 +17,10 @@
  *
  * Memory model: Promela executes each statement atomically in one global order (sequential consistency).
  * The C# code makes the accesses that matter sequentially consistent with full fences: the producer's
- * Interlocked.MemoryBarrier between publishing an item and reading _state, and the worker's Interlocked.Add on
- * _state before its re-check. Sections under _lock are modelled as atomic blocks (the lock excludes the others).
+ * Interlocked.MemoryBarrier between publishing an item and reading _state (or, for an item queued from outside
+ * onto the lock-free shared queue, the compare-and-swap that claims its cell: it is both the publication that
+ * IsEmpty sees and a full fence, see IFencedEnqueue), and the worker's Interlocked.Add on _state before its
+ * re-check. Sections under _lock are modelled as atomic blocks (the lock excludes the others).
  * The queue is a counter: TryDequeue is linearizable (IWorkQueue contract).
  */
 
@@ -97,7 +99,7 @@ proctype Producer() {
     byte i = 0;
     do
     :: i < PUSHES ->
-        /* SlimThreadPool.TryEnqueue: _queue.Enqueue(...); Interlocked.MemoryBarrier(); */
+        /* SlimThreadPool.TryPublish: EnqueueThenFence (publish, then a full fence) */
         atomic { items++; pushes++ };
         /* SpinThenParkIdleWait.OnWorkQueued: wake only if nobody is searching and someone is parked, and
            (a separate read) the queue still holds something: a producer delayed here must not wake a worker

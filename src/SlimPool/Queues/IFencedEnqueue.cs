@@ -1,0 +1,27 @@
+namespace SlimPool.Queues;
+
+/// <summary>
+/// A queue that can tell the pool its enqueue already ended with a full fence, so the producer may skip its own.
+/// </summary>
+/// <remarks>
+/// <para>The idle protocol (see <see cref="Scheduling.IdleWait"/>) needs, on the producer's side, "the item is
+/// visible to <see cref="IWorkQueue.IsEmpty"/>, then a full fence, then the read of the idle state". A queue
+/// whose entry becomes visible to <see cref="IWorkQueue.IsEmpty"/> by an interlocked operation (a full fence
+/// in .NET's memory model, on every architecture) has already done both: no later read of the producer can be
+/// ordered before that operation, and a worker that announced itself idle and then re-checks the queue either
+/// sees that operation's write or was seen by the producer's read.</para>
+/// <para>Such a queue must also keep <see cref="IWorkQueue.TryDequeue"/> from failing for an entry whose
+/// position is claimed but whose contents are not yet written (it waits for them): the worker that saw the
+/// claim then takes the entry instead of going back to sleep.</para>
+/// </remarks>
+internal interface IFencedEnqueue
+{
+    /// <summary>Adds an entry, as <see cref="IWorkQueue.Enqueue"/> does.</summary>
+    /// <param name="item">The entry to add.</param>
+    /// <returns>
+    /// <see langword="true"/> if the entry became visible to <see cref="IWorkQueue.IsEmpty"/> through an
+    /// interlocked operation, so the caller needs no fence of its own; <see langword="false"/> if the caller
+    /// must still fence.
+    /// </returns>
+    bool EnqueueFenced(in QueuedWorkItem item);
+}
