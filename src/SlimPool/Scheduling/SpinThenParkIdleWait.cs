@@ -34,6 +34,7 @@ internal sealed class SpinThenParkIdleWait : IdleWait
     private const int SearchingOne = 1;
     private const int SearchingMask = 0xFFFF;
     private const int ParkedOne = 1 << 16;
+    private const int YieldEvery = 7; // a mask: looks 7, 15, 23, ... yield the core
 
     private readonly Lock _lock = new();
     private readonly Slot[] _slots;
@@ -112,7 +113,13 @@ internal sealed class SpinThenParkIdleWait : IdleWait
             Interlocked.Add(ref _state.Value, SearchingOne);
         }
 
-        // Search: while we spin, producers see a searcher and skip the system call of a wake.
+        // Search: while we spin, producers see a searcher and skip the system call of a wake. Every eighth look
+        // yields the core instead of spinning: when more threads are runnable than there are cores (a producer
+        // outside the pool, a sibling preempted mid-item), the thread that has work runs instead of a searcher
+        // that has none; with nobody waiting for the core, the yield returns at once. A searcher that yielded
+        // still counts as searching: items queued meanwhile wait for it to run again, as a worker woken for them
+        // would wait for a core that busy. The liveness argument is unchanged: a searcher parks only through the
+        // announce and re-check below.
         for (int i = 0; i < _spinIterations; i++)
         {
             if (!Queue.IsEmpty || IsStopping)
@@ -120,7 +127,14 @@ internal sealed class SpinThenParkIdleWait : IdleWait
                 return true;
             }
 
-            Thread.SpinWait(20);
+            if ((i & YieldEvery) == YieldEvery)
+            {
+                Thread.Yield();
+            }
+            else
+            {
+                Thread.SpinWait(20);
+            }
         }
 
         // Announce: push ourselves and move from searching to parked in one interlocked add (a full fence).
