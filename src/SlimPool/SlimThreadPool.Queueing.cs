@@ -251,7 +251,8 @@ public sealed partial class SlimThreadPool
     // Publishes the entry, then makes sure a full fence follows its publication. The shared queue's
     // compare-and-swap that makes the entry visible is one already (IFencedEnqueue): an item queued from outside
     // the pool then costs no second fence. A push onto a worker's own deque, or any other queue, gets an
-    // explicit one.
+    // explicit one. The pushing worker is awake, but it may block in its next item without saying so: a sibling
+    // that is parking must still either see the pushed item in its re-check or be seen (and woken) by us.
     private void EnqueueThenFence(in QueuedWorkItem entry)
     {
         if (_fencedQueue is { } fenced)

@@ -34,7 +34,7 @@ internal sealed class SpinThenParkIdleWait : IdleWait
     private const int SearchingOne = 1;
     private const int SearchingMask = 0xFFFF;
     private const int ParkedOne = 1 << 16;
-    private const int YieldEvery = 7; // a mask: looks 7, 15, 23, ... yield the core
+    private const int YieldMask = 7; // looks 7, 15, 23, ... (i & YieldMask) == YieldMask yield the core
 
     private readonly Lock _lock = new();
     private readonly Slot[] _slots;
@@ -127,7 +127,7 @@ internal sealed class SpinThenParkIdleWait : IdleWait
                 return true;
             }
 
-            if ((i & YieldEvery) == YieldEvery)
+            if ((i & YieldMask) == YieldMask)
             {
                 Thread.Yield();
             }
