@@ -1,0 +1,324 @@
+using System.Diagnostics;
+
+namespace SlimPool.Tests.Reliability;
+
+/// <summary>
+/// Blocking patterns that real code runs on a pool without telling it that it blocks: items that wait for each
+/// other, sync-over-async, parents waiting on children, lock convoys, blocking continuations. Each pattern
+/// completes only if the pool eventually gives its waiting items threads. Shared by the differential test
+/// suite (<c>BlockingPatternTests</c>) and the soak, so it depends on nothing but <see cref="IThreadPool"/>.
+/// </summary>
+/// <remarks>
+/// Every wait inside an item observes the pattern's abort token, so a pattern that misses its deadline releases
+/// its blocked items before it reports the failure, and the pool can still be disposed.
+/// </remarks>
+public static class BlockingPatterns
+{
+    /// <summary>Every pattern, by name; <paramref name="workers"/> scales the burst sizes.</summary>
+    public static IReadOnlyList<string> Names { get; } =
+    [
+        "mutual-burst-2x-idle", "mutual-burst-4x-idle", "mutual-burst-8x-idle",
+        "mutual-burst-2x-busy", "mutual-burst-4x-busy", "mutual-burst-8x-busy",
+        "mutual-staggered-4x", "sync-over-async-4x", "nested-children-depth-4", "semaphore-convoy-4x",
+        "blocking-continuations-4x", "late-completer-8x", "every-worker-blocked-then-one-more", "work-queue-depletion",
+    ];
+
+    /// <summary>
+    /// Runs pattern <paramref name="name"/> on <paramref name="pool"/> with <paramref name="workers"/> as the
+    /// pool's base worker count. Returns how long it took; throws <see cref="TimeoutException"/> (after
+    /// releasing every blocked item) if it did not complete within <paramref name="deadline"/>.
+    /// </summary>
+    public static TimeSpan Run(string name, IThreadPool pool, int workers, TimeSpan deadline)
+    {
+        using var abort = new CancellationTokenSource();
+        var clock = Stopwatch.StartNew();
+        Task done = Start(name, pool, workers, abort.Token);
+        bool completed;
+        try
+        {
+            completed = done.Wait(deadline);
+        }
+        catch (AggregateException)
+        {
+            completed = true; // completed, but faulted: rethrown below
+        }
+
+        TimeSpan elapsed = clock.Elapsed;
+        if (!completed)
+        {
+            abort.Cancel(); // release every blocked item before reporting
+            throw new TimeoutException($"Blocking pattern '{name}' did not complete within {deadline.TotalMilliseconds:0} ms.");
+        }
+
+        done.GetAwaiter().GetResult();
+        return elapsed;
+    }
+
+    private static Task Start(string name, IThreadPool pool, int workers, CancellationToken abort) => name switch
+    {
+        "mutual-burst-2x-idle" => MutualBurst(pool, 2 * workers, busyFirst: 0, abort),
+        "mutual-burst-4x-idle" => MutualBurst(pool, 4 * workers, busyFirst: 0, abort),
+        "mutual-burst-8x-idle" => MutualBurst(pool, 8 * workers, busyFirst: 0, abort),
+        "mutual-burst-2x-busy" => MutualBurst(pool, 2 * workers, busyFirst: workers, abort),
+        "mutual-burst-4x-busy" => MutualBurst(pool, 4 * workers, busyFirst: workers, abort),
+        "mutual-burst-8x-busy" => MutualBurst(pool, 8 * workers, busyFirst: workers, abort),
+        "mutual-staggered-4x" => MutualStaggered(pool, 4 * workers, abort),
+        "sync-over-async-4x" => SyncOverAsync(pool, 4 * workers, abort),
+        "nested-children-depth-4" => NestedChildren(pool, depth: 4, abort),
+        "semaphore-convoy-4x" => SemaphoreConvoy(pool, 4 * workers, abort),
+        "blocking-continuations-4x" => BlockingContinuations(pool, 4 * workers, abort),
+        "late-completer-8x" => LateCompleter(pool, 8 * workers, abort),
+        "every-worker-blocked-then-one-more" => EveryWorkerBlockedThenOneMore(pool, workers, abort),
+        "work-queue-depletion" => WorkQueueDepletion(pool, 64 * workers),
+        _ => throw new ArgumentOutOfRangeException(nameof(name), name, "Unknown blocking pattern."),
+    };
+
+    // n items, each waits until all n have started: completes only when n threads run them at once. With busyFirst
+    // > 0, that many items spin for 20 ms first, so the burst lands on a pool whose workers are all busy.
+    private static Task MutualBurst(IThreadPool pool, int n, int busyFirst, CancellationToken abort)
+    {
+        for (int i = 0; i < busyFirst; i++)
+        {
+            pool.Queue(static () => SpinFor(TimeSpan.FromMilliseconds(20)));
+        }
+
+        var all = new CountdownEvent(n);
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        int finished = 0;
+        for (int i = 0; i < n; i++)
+        {
+            pool.Queue(() =>
+            {
+                all.Signal();
+                all.Wait(abort);
+                if (Interlocked.Increment(ref finished) == n)
+                {
+                    done.SetResult();
+                }
+            });
+        }
+
+        return done.Task;
+    }
+
+    // The same mutual wait, but the items arrive 2 ms apart: each arrival may find an idle, searching or blocked pool.
+    private static Task MutualStaggered(IThreadPool pool, int n, CancellationToken abort)
+    {
+        var all = new CountdownEvent(n);
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        int finished = 0;
+        return Task.Factory.StartNew(() =>
+        {
+            for (int i = 0; i < n; i++)
+            {
+                pool.Queue(() =>
+                {
+                    all.Signal();
+                    all.Wait(abort);
+                    if (Interlocked.Increment(ref finished) == n)
+                    {
+                        done.SetResult();
+                    }
+                });
+                Thread.Sleep(2);
+            }
+
+            return done.Task;
+        }, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default).Unwrap();
+    }
+
+    // n items, each queues a child on the same pool and blocks on the child's task (Task.Wait: sync over async).
+    private static Task SyncOverAsync(IThreadPool pool, int n, CancellationToken abort)
+    {
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        int finished = 0;
+        for (int i = 0; i < n; i++)
+        {
+            pool.Queue(() =>
+            {
+                var child = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+                pool.Queue(() => child.SetResult());
+                child.Task.Wait(abort);
+                if (Interlocked.Increment(ref finished) == n)
+                {
+                    done.SetResult();
+                }
+            });
+        }
+
+        return done.Task;
+    }
+
+    // A binary tree: every inner node queues two children and blocks until both are done; leaves return at once.
+    private static Task NestedChildren(IThreadPool pool, int depth, CancellationToken abort)
+    {
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        pool.Queue(() =>
+        {
+            Node(pool, depth, abort);
+            done.SetResult();
+        });
+        return done.Task;
+
+        static void Node(IThreadPool pool, int depth, CancellationToken abort)
+        {
+            if (depth == 0)
+            {
+                return;
+            }
+
+            using var children = new CountdownEvent(2);
+            for (int i = 0; i < 2; i++)
+            {
+                pool.Queue(() =>
+                {
+                    Node(pool, depth - 1, abort);
+                    children.Signal();
+                });
+            }
+
+            children.Wait(abort);
+        }
+    }
+
+    // A holder takes a semaphore and needs one more pool item to let go of it; n items queue up on the semaphore
+    // (blocking their workers) before that item is queued.
+    private static Task SemaphoreConvoy(IThreadPool pool, int n, CancellationToken abort)
+    {
+        var semaphore = new SemaphoreSlim(1, 1);
+        var waitersQueued = new ManualResetEventSlim(false);
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        int finished = 0;
+        semaphore.Wait(abort);
+        pool.Queue(() =>
+        {
+            var release = new ManualResetEventSlim(false);
+            waitersQueued.Wait(abort);
+            pool.Queue(release.Set);
+            release.Wait(abort);
+            semaphore.Release();
+        });
+        for (int i = 0; i < n; i++)
+        {
+            pool.Queue(() =>
+            {
+                semaphore.Wait(abort);
+                semaphore.Release();
+                if (Interlocked.Increment(ref finished) == n)
+                {
+                    done.SetResult();
+                }
+            });
+        }
+
+        waitersQueued.Set();
+        return done.Task;
+    }
+
+    // n async flows whose continuations (after an await, so through the pool's SynchronizationContext where it has
+    // one) wait for each other.
+    private static Task BlockingContinuations(IThreadPool pool, int n, CancellationToken abort)
+    {
+        var all = new CountdownEvent(n);
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        int finished = 0;
+        for (int i = 0; i < n; i++)
+        {
+            pool.Queue(() => _ = Flow());
+        }
+
+        return done.Task;
+
+        async Task Flow()
+        {
+            await Task.Yield();
+            all.Signal();
+            all.Wait(abort);
+            if (Interlocked.Increment(ref finished) == n)
+            {
+                done.SetResult();
+            }
+        }
+    }
+
+    // n - 1 items block on one task (Task.Wait); the last item queued completes it.
+    private static Task LateCompleter(IThreadPool pool, int n, CancellationToken abort)
+    {
+        var gate = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        int finished = 0;
+        for (int i = 0; i < n - 1; i++)
+        {
+            pool.Queue(() =>
+            {
+                gate.Task.Wait(abort);
+                if (Interlocked.Increment(ref finished) == n - 1)
+                {
+                    done.SetResult();
+                }
+            });
+        }
+
+        pool.Queue(() => gate.SetResult());
+        return done.Task;
+    }
+
+    // Every worker blocks (waiting for the test), then one more item must still start: starvation detection.
+    private static Task EveryWorkerBlockedThenOneMore(IThreadPool pool, int workers, CancellationToken abort)
+    {
+        var started = new CountdownEvent(workers);
+        var release = new ManualResetEventSlim(false);
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        for (int i = 0; i < workers; i++)
+        {
+            pool.Queue(() =>
+            {
+                started.Signal();
+                release.Wait(abort);
+            });
+        }
+
+        return Task.Factory.StartNew(() =>
+        {
+            started.Wait(abort);
+            pool.Queue(() => done.SetResult());
+            done.Task.ContinueWith(_ => release.Set(), TaskScheduler.Default);
+            return done.Task;
+        }, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default).Unwrap();
+    }
+
+    // The runtime's depletion test: items queue one or two more from inside the pool until `total` have run.
+    private static Task WorkQueueDepletion(IThreadPool pool, int total)
+    {
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        int scheduled = 1;
+        int completed = 0;
+        Action item = null!;
+        item = () =>
+        {
+            for (int i = 0; i < 2; i++)
+            {
+                if (Interlocked.Increment(ref scheduled) <= total)
+                {
+                    pool.Queue(item);
+                }
+            }
+
+            if (Interlocked.Increment(ref completed) == total)
+            {
+                done.SetResult();
+            }
+        };
+        pool.Queue(item);
+        return done.Task;
+    }
+
+    private static void SpinFor(TimeSpan duration)
+    {
+        var clock = Stopwatch.StartNew();
+        while (clock.Elapsed < duration)
+        {
+            Thread.SpinWait(100);
+        }
+    }
+}
