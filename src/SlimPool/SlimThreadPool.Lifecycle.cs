@@ -6,6 +6,7 @@ namespace SlimPool;
 public sealed partial class SlimThreadPool
 {
     private readonly Lock _finishLock = new();
+    private readonly Lock _shutdownLock = new();
     // Set once under _finishLock by FinishShutdown; later callers return it.
     private ShutdownResult? _shutdownResult;
     // The pool-wide completion every ShutdownAsync returns; set once by BeginShutdown.
@@ -132,8 +133,7 @@ public sealed partial class SlimThreadPool
         // The Exchange is a full fence: a producer that then reads _shutdown == 0 after publishing its item
         // published it before this point, so the workers' final look at the queue (made after they see
         // IsStopping, which Stop sets after this) finds it.
-        // Under _spareLock, so that no spare worker starts once shutdown has begun (see TryStartSpare).
-        lock (_spareLock)
+        lock (_shutdownLock)
         {
             if (Interlocked.Exchange(ref _shutdown, 1) != 0)
             {
@@ -143,6 +143,9 @@ public sealed partial class SlimThreadPool
             _shutdownTask = FinishWhenStoppedAsync();
         }
 
+        // No spare starts from here on: every worker that will ever run is counted live before the workers are told to
+        // stop, so the live count cannot reach zero (and Dispose's wait end) while a spare is still to come.
+        _workerSet.Close();
         _idleWait.Stop();
         _guard?.Stop();
         _gate?.Close();
@@ -168,7 +171,8 @@ public sealed partial class SlimThreadPool
                 return finished;
             }
 
-            JoinThreads();
+            _workerSet.Join();
+            _guard?.Join();
             var abandoned = new List<AbandonedWorkItem>();
 
             // Two looks with _finished set between them, a full fence after it: a producer that published an
@@ -214,24 +218,22 @@ public sealed partial class SlimThreadPool
         }
     }
 
-    // Our item was accepted (we saw the pool open) but shutdown began before we could wake anyone. The workers
-    // may already have made their last look at the queue, so make sure the item runs or is handed back. A worker
-    // of this pool needs do nothing: it drains until it sees the queue empty, or, abandoning, FinishShutdown
-    // collects what it left once it exits. Another thread runs what is left itself, unless an abandon is under
-    // way and FinishShutdown has not begun its last look, which then sees the item (see FinishShutdown).
+    // Our item was accepted (we saw the pool open) but shutdown began before we could wake anyone. A producer never
+    // runs other people's items: while FinishShutdown has not begun its last look (_finished == 0), that look, or a
+    // worker still draining, takes our item (runs it in a drain, hands it back in an abandon), and so does a worker of
+    // this pool's own. Only once the last look is over can an item be left with nobody to take it; then this thread
+    // runs one item, the one it left (several producers racing that instant may swap theirs: each runs one).
     private void OnQueuedDuringShutdown()
     {
-        if (IsOwnWorker)
+        if (IsOwnWorker || Volatile.Read(ref _finished) == 0)
         {
             return;
         }
 
-        if (Volatile.Read(ref _abandon) != 0 && Volatile.Read(ref _finished) == 0)
+        if (_queue.TryDequeue(out QueuedWorkItem item))
         {
-            return;
+            Execute(item, ExecutionContext.Capture(), SynchronizationContext.Current);
         }
-
-        RunUntilEmpty(stopOnAbandon: false);
     }
 
     // Runs whatever is queued on the calling thread (shutdown paths only), restoring the caller's ambient

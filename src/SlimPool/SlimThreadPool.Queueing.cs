@@ -6,6 +6,13 @@ namespace SlimPool;
 /// <summary>Queueing: the <see cref="IThreadPool"/> methods, their cancellable and asynchronous forms, back-pressure.</summary>
 public sealed partial class SlimThreadPool
 {
+    /// <summary>How deep items run inline by a full bounded <c>Queue</c> on a worker may nest (see <see cref="QueueCore"/>).</summary>
+    internal const int MaxInlineDepth = 16;
+
+    // How deep the current thread is in items run inline by a full bounded Queue.
+    [ThreadStatic]
+    private static int t_inlineDepth;
+
     /// <inheritdoc />
     /// <remarks>With <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set and the queue full, blocks until there is room (see there).</remarks>
     public void Queue(Action callback) => Queue(callback, CancellationToken.None);
@@ -135,12 +142,28 @@ public sealed partial class SlimThreadPool
 
             if (IsOwnWorker)
             {
-                // Blocking a worker on its own queue could deadlock the pool: run the item here instead.
-                Execute(new QueuedWorkItem(callback, state, context: null), ExecutionContext.Capture(), SynchronizationContext.Current);
-                return;
-            }
+                // Blocking a worker on its own queue could deadlock the pool: run the item here instead, unless items
+                // run this way are already nested deep on this thread (an item that re-queues itself into a full
+                // queue would recurse without end); past that depth the item is queued over the bound, as
+                // continuations are.
+                if (t_inlineDepth < MaxInlineDepth)
+                {
+                    t_inlineDepth++;
+                    try
+                    {
+                        Execute(new QueuedWorkItem(callback, state, context: null), ExecutionContext.Capture(), SynchronizationContext.Current);
+                    }
+                    finally
+                    {
+                        t_inlineDepth--;
+                    }
 
-            if (!gate.AcquireAsync(CancellationToken.None).AsTask().GetAwaiter().GetResult())
+                    return;
+                }
+
+                gate.ForceAcquire();
+            }
+            else if (!gate.AcquireAsync(CancellationToken.None).AsTask().GetAwaiter().GetResult())
             {
                 ThrowDisposed();
             }
@@ -239,12 +262,8 @@ public sealed partial class SlimThreadPool
             return true;
         }
 
-        // One read of the idle state serves both the wake decision and the guard's "every worker busy" check.
-        if (_idleWait.OnWorkQueued() && _guard is not null)
-        {
-            _guard.OnQueuedWhileAllBusy();
-        }
-
+        _idleWait.OnWorkQueued();
+        _guard?.OnQueued(); // after the same fence: see StarvationGuard
         return true;
     }
 

@@ -2,6 +2,7 @@ using System.Diagnostics;
 using SlimPool.Async;
 using SlimPool.Queues;
 using SlimPool.Scheduling;
+using SlimPool.Workers;
 
 namespace SlimPool;
 
@@ -27,12 +28,9 @@ public sealed partial class SlimThreadPool : IThreadPool
     private readonly IWorkQueue _queue;
     private readonly IFencedEnqueue? _fencedQueue; // _queue, when its enqueue can end with a full fence
     private readonly IdleWait _idleWait;
-    // Slots 0..WorkerCount-1 hold the permanent workers; the rest hold spare workers while they live. Written
-    // under _spareLock (and once in the constructor); a retiring spare clears its slot.
-    private readonly Thread?[] _workers;
+    private readonly WorkerSet _workerSet;
     private readonly int _workerCount;
     private readonly string _name;
-    private readonly Lock _spareLock = new();
     private readonly bool _flowExecutionContext;
     private readonly Action<Exception>? _unhandledException;
     private readonly Action<int>? _onThreadStart;
@@ -46,12 +44,8 @@ public sealed partial class SlimThreadPool : IThreadPool
     // 1 once an abandoning shutdown was asked for: workers stop taking items. Written once; read by each worker
     // before each item (a read of a line nobody writes: it stays in every core's cache).
     private int _abandon;
-    private int _liveWorkers;
     private long _unhandledExceptionCount;
     private long _cancelledCount;
-    // Per worker slot: 1 from just before the worker looks for an item until it finds the queue empty, so 1
-    // while it runs items. Each written only by its worker; read by WaitForIdleAsync and the metrics.
-    private readonly PaddedInt[] _busy;
     // Back-pressure (BoundedCapacity); null when unbounded, which costs the hot paths one null test.
     private readonly CapacityGate? _gate;
     private readonly Action _onItemSkipped;
@@ -79,7 +73,7 @@ public sealed partial class SlimThreadPool : IThreadPool
         _idleWait = options.IdleWait switch
         {
             IdleWaitKind.AutoResetEvent => new AutoResetEventIdleWait(_queue),
-            _ => new SpinThenParkIdleWait(_queue, maxWorkers, Environment.ProcessorCount > 1 ? DefaultSpinIterations : 0),
+            _ => new SpinThenParkIdleWait(_queue, workerCount, Environment.ProcessorCount > 1 ? DefaultSpinIterations : 0),
         };
         _flowExecutionContext = options.FlowExecutionContext;
         _unhandledException = options.UnhandledException;
@@ -92,27 +86,16 @@ public sealed partial class SlimThreadPool : IThreadPool
 
         _workerCount = workerCount;
         _name = options.Name;
-        _spareIdleTimeoutMs = (int)options.SpareWorkerIdleTimeout.TotalMilliseconds;
-        _progress = new PaddedLong[maxWorkers];
-        _busy = new PaddedInt[maxWorkers];
+        _spareIdleTimeoutMs = SlimThreadPoolOptions.ToWholeMilliseconds(options.SpareWorkerIdleTimeout);
         _gate = options.BoundedCapacity is int capacity ? new CapacityGate(capacity) : null;
         _onItemSkipped = () => Interlocked.Increment(ref _cancelledCount);
         (_meter, _queueWait, _recordQueueWait) = CreateMetrics();
-        _workers = new Thread?[maxWorkers];
-        _liveWorkers = workerCount;
-        for (int i = 0; i < workerCount; i++)
-        {
-            _workers[i] = NewWorkerThread(i);
-        }
-
-        for (int i = 0; i < workerCount; i++)
-        {
-            _workers[i]!.UnsafeStart(i); // no ExecutionContext leaks from the creator into the workers
-        }
+        _workerSet = new WorkerSet(workerCount, maxWorkers, NewWorkerThread);
+        _workerSet.StartPermanentWorkers();
 
         if (options.StarvationTimeout != Timeout.InfiniteTimeSpan)
         {
-            _guard = new StarvationGuard(this, _queue, (int)options.StarvationTimeout.TotalMilliseconds, $"{_name} guard");
+            _guard = new StarvationGuard(_workerSet, _queue, SlimThreadPoolOptions.ToWholeMilliseconds(options.StarvationTimeout), $"{_name} guard");
         }
     }
 
@@ -129,7 +112,7 @@ public sealed partial class SlimThreadPool : IThreadPool
     public int WorkerCount => _workerCount;
 
     /// <summary>The number of worker threads alive now: the permanent ones plus any spare workers.</summary>
-    public int LiveWorkerCount => Volatile.Read(ref _liveWorkers);
+    public int LiveWorkerCount => _workerSet.LiveCount;
 
     /// <summary>The approximate number of items queued and not yet started.</summary>
     public int PendingWorkItemCount => _queue.Count;
@@ -141,22 +124,10 @@ public sealed partial class SlimThreadPool : IThreadPool
     public long CancelledWorkItemCount => Interlocked.Read(ref _cancelledCount);
 
     /// <summary>The number of workers running items now (blocked ones included).</summary>
-    public int BusyWorkerCount
-    {
-        get
-        {
-            int busy = 0;
-            foreach (ref PaddedInt slot in _busy.AsSpan())
-            {
-                busy += Volatile.Read(ref slot.Value);
-            }
-
-            return busy;
-        }
-    }
+    public int BusyWorkerCount => _workerSet.BusyCount();
 
     /// <summary>The number of items the workers have finished (those that threw and those skipped as cancelled included).</summary>
-    public long CompletedWorkItemCount => Progress();
+    public long CompletedWorkItemCount => _workerSet.Progress();
 
     private static IWorkQueue CreateQueue(SlimThreadPoolOptions options)
     {
@@ -188,7 +159,11 @@ public sealed partial class SlimThreadPool : IThreadPool
     private void WorkerMain(object? boxedIndex)
     {
         int index = (int)boxedIndex!;
+        WorkerState state = _workerSet.StateOf(index);
+        Thread thread = Thread.CurrentThread;
+        string threadName = thread.Name!;
         t_currentPool = this;
+        var blocking = t_blocking = new WorkerBlockingState(_workerSet);
         InvokeThreadHook(_onThreadStart, index);
 
         // Captured after the start hook, so what the hook set (a culture, an AsyncLocal) is every item's baseline.
@@ -201,6 +176,8 @@ public sealed partial class SlimThreadPool : IThreadPool
         _queue.AttachWorker(index);
         _idleWait.OnWorkerStarted(index);
         bool busy = false;
+        bool retired = false;
+        bool lastOut = false;
         try
         {
             while (Volatile.Read(ref _abandon) == 0)
@@ -209,7 +186,7 @@ public sealed partial class SlimThreadPool : IThreadPool
                 {
                     // Busy before the look, with a full fence, so the item is never out of the queue while this
                     // worker reads as idle (WaitForIdleAsync reads the queue, then the busy flags).
-                    Interlocked.Exchange(ref _busy[index].Value, 1);
+                    state.SetBusy(true);
                     busy = true;
                 }
 
@@ -218,19 +195,27 @@ public sealed partial class SlimThreadPool : IThreadPool
                     _gate?.Release();
                     _idleWait.OnWorkTaken(index);
                     Execute(item, cleanContext, _synchronizationContext);
+                    RestoreAfterItem(thread, threadName, blocking);
 
                     // Progress for the starvation guard and the metrics: written only by this worker.
-                    Volatile.Write(ref _progress[index].Value, _progress[index].Value + 1);
+                    state.OnItemCompleted();
                     continue;
                 }
 
                 // Idle. The exchange is a full fence before the read of the waiter count: it pairs with
                 // WaitForIdleAsync's increment of that count before its own look (see CheckIdle).
-                Interlocked.Exchange(ref _busy[index].Value, 0);
+                state.SetBusy(false);
                 busy = false;
                 if (Volatile.Read(ref _idleWaiterCount) != 0)
                 {
                     CheckIdle();
+                }
+
+                // An item may have made this thread a foreground thread; an idle foreground worker would keep the
+                // process alive (read here, not after every item: the read costs a few nanoseconds).
+                if (thread.IsBackground != _useBackgroundThreads)
+                {
+                    thread.IsBackground = _useBackgroundThreads;
                 }
 
                 if (_idleWait.IsStopping)
@@ -247,30 +232,52 @@ public sealed partial class SlimThreadPool : IThreadPool
 
                 if (!_idleWait.WaitForWork(index, idleTimeout))
                 {
-                    break; // a spare with nothing to do for SpareWorkerIdleTimeout retires
+                    // A spare's wait timed out and it has left the idle state with a full fence. Look once more:
+                    // an item published while it was leaving may have been meant for it (its producer saw it idle,
+                    // and the wake found nobody). Then leave only if no blocked worker still needs it covered.
+                    if (_queue.IsEmpty && _workerSet.TryRetire(out lastOut))
+                    {
+                        retired = true;
+                        break;
+                    }
                 }
             }
         }
         finally
         {
-            Volatile.Write(ref _busy[index].Value, 0);
+            state.ClearBusy();
             InvokeThreadHook(_onThreadExit, index);
             _queue.DetachWorker(index);
             _idleWait.OnWorkerExiting(index);
             t_currentPool = null;
-            if (spare)
+            t_blocking = null;
+            if (retired)
             {
-                lock (_spareLock)
-                {
-                    _workers[index] = null;
-                }
+                _workerSet.Release(index); // the slot takes the next spare; a worker exiting on shutdown keeps it (Join)
             }
 
-            if (Interlocked.Decrement(ref _liveWorkers) == 0)
+            if (retired ? lastOut : _workerSet.OnExited())
             {
                 _stopped.TrySetResult();
             }
         }
+    }
+
+    // After each item: what an item may have changed on its thread and that the built-in pool resets too (its name
+    // and priority), and a blocking scope it left open (disposed on another thread after an await, or never).
+    private void RestoreAfterItem(Thread thread, string threadName, WorkerBlockingState blocking)
+    {
+        if (!ReferenceEquals(thread.Name, threadName))
+        {
+            thread.Name = threadName;
+        }
+
+        if (thread.Priority != _threadPriority)
+        {
+            thread.Priority = _threadPriority;
+        }
+
+        blocking.EndOfItem();
     }
 
     private void Execute(in QueuedWorkItem item, ExecutionContext? restoreContext, SynchronizationContext? restoreSyncContext)

@@ -183,7 +183,11 @@ public sealed class SlimThreadPoolOptions
     /// The most threads the pool runs at once, counting spare workers started to cover for workers that block
     /// (<see cref="SlimThreadPool.RunBlocking(Action)"/>, <see cref="SlimThreadPool.EnterBlocking"/>) or that the
     /// starvation guard adds. From <see cref="WorkerCount"/> (no spares) to <see cref="MaxWorkerCount"/>.
-    /// Default: <see langword="null"/>, meaning 4 × <see cref="WorkerCount"/> (at most <see cref="MaxWorkerCount"/>).
+    /// Default: <see langword="null"/>, meaning <see cref="MaxWorkerCount"/>, the built-in pool's own ceiling: a lower
+    /// one can leave every thread blocked in a pattern the built-in pool recovers from (items that wait on items queued
+    /// after them). Growth is paced instead: the guard adds at most one worker per <see cref="StarvationTimeout"/>, a
+    /// blocking scope one per blocked worker, and spares exit after <see cref="SpareWorkerIdleTimeout"/>. A ceiling
+    /// costs nothing until spares use it.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is below 1 or above <see cref="MaxWorkerCount"/>; the pool's
     /// constructor also rejects a value below <see cref="WorkerCount"/>.</exception>
@@ -201,7 +205,10 @@ public sealed class SlimThreadPoolOptions
         }
     }
 
-    /// <summary>How long a spare worker waits without work before it exits. Positive. Default: 5 seconds.</summary>
+    /// <summary>
+    /// How long a spare worker waits without work before it exits (it stays while a blocked worker still needs it
+    /// covered). Positive; a fraction of a millisecond is rounded up. Default: 5 seconds.
+    /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is zero, negative or infinite.</exception>
     public TimeSpan SpareWorkerIdleTimeout
     {
@@ -219,10 +226,11 @@ public sealed class SlimThreadPoolOptions
 
     /// <summary>
     /// The starvation guard: when items wait and no worker has finished an item for this long, the pool starts a
-    /// spare worker (up to <see cref="MaxWorkers"/>), so items that block without saying so cannot stall the
-    /// pool for long. The guard thread sleeps while nothing waits. Positive, or
-    /// <see cref="Timeout.InfiniteTimeSpan"/> to turn the guard off. Default: 50 milliseconds (the built-in pool's
-    /// gate thread looks every 500 ms).
+    /// spare worker (up to <see cref="MaxWorkers"/>), and another after each further timeout without progress, so
+    /// items that block without saying so cannot stall the pool for long, however they arrived. The guard thread
+    /// sleeps while nothing waits. Positive, or <see cref="Timeout.InfiniteTimeSpan"/> to turn the guard off; a value
+    /// with a fraction of a millisecond is rounded up to whole milliseconds. Default: 50 milliseconds (the built-in
+    /// pool's gate thread looks every 500 ms).
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is zero, or negative and not <see cref="Timeout.InfiniteTimeSpan"/>.</exception>
     public TimeSpan StarvationTimeout
@@ -240,7 +248,10 @@ public sealed class SlimThreadPoolOptions
     }
 
     /// <summary>The thread ceiling in effect: <see cref="MaxWorkers"/>, or its default.</summary>
-    internal int EffectiveMaxWorkers => _maxWorkers ?? (int)Math.Min(MaxWorkerCount, 4L * _workerCount);
+    internal int EffectiveMaxWorkers => _maxWorkers ?? MaxWorkerCount;
+
+    /// <summary>A validated timeout in whole milliseconds, rounded up: 0.1 ms waits 1 ms, never 0 (a spin).</summary>
+    internal static int ToWholeMilliseconds(TimeSpan timeout) => (int)Math.Ceiling(timeout.TotalMilliseconds);
 
     /// <summary>Checks every setting, including those that depend on each other; the pool calls it before using the options.</summary>
     internal void Validate()

@@ -13,9 +13,17 @@ namespace SlimPool.Scheduling;
 /// Set releases one waiter; a worker that exits on shutdown sets it again for the next (an exit chain).
 /// <c>AutoResetEventIdleWait.pml</c> beside this file models it; <c>eng/check-models.sh</c> checks with Spin that
 /// no item is stranded, and that without the re-check (the seed as written) one is.
+/// <para><b>Chain.</b> Two producers that each see two workers idle both Set the event, but a set event stays set
+/// once: the two Sets merge and one worker wakes. If that worker's item then blocks, the second item would wait with
+/// a worker asleep. So a worker that the event woke, once it has taken its item, sets the event again if workers are
+/// still idle and the queue is not empty (<see cref="OnWorkTaken"/>): a merged Set is passed on, never lost.</para>
 /// </remarks>
 internal sealed class AutoResetEventIdleWait : IdleWait
 {
+    // Whether the current worker's last wait ended with the event (not a timeout, not the re-check).
+    [ThreadStatic]
+    private static bool t_woken;
+
     private readonly AutoResetEvent _event = new(initialState: false);
     private PaddedInt _idleCount;
 
@@ -24,20 +32,34 @@ internal sealed class AutoResetEventIdleWait : IdleWait
     {
     }
 
-    public override bool OnWorkQueued()
+    public override void OnWorkQueued()
     {
         // The producer fenced after publishing its item, so this read pairs with the worker's Increment below.
         if (Volatile.Read(ref _idleCount.Value) > 0)
         {
             _event.Set();
-            return false;
+        }
+    }
+
+    public override void OnWorkTaken(int worker)
+    {
+        if (!t_woken)
+        {
+            return;
         }
 
-        return true;
+        // Chain (see the remarks). Our dequeue was a full fence after our wake; a producer whose Set merged with the
+        // one that woke us had published before that Set, so its item is in the queue now or already taken.
+        t_woken = false;
+        if (Volatile.Read(ref _idleCount.Value) > 0 && !Queue.IsEmpty)
+        {
+            _event.Set();
+        }
     }
 
     public override bool WaitForWork(int worker, int millisecondsTimeout)
     {
+        t_woken = false;
         Interlocked.Increment(ref _idleCount.Value); // announce idle: a full fence
         try
         {
@@ -49,24 +71,14 @@ internal sealed class AutoResetEventIdleWait : IdleWait
             }
 
             // A spare that times out may leave a Set behind for nobody in particular: the event stays set and the
-            // next worker to wait returns at once and looks at the queue, so no item is stranded by it.
-            return _event.WaitOne(millisecondsTimeout);
+            // next worker to wait returns at once. The spare itself looks at the queue once more before it retires
+            // (the pool does, after our Decrement below, a full fence), so an item whose Set it missed is not stranded.
+            return t_woken = _event.WaitOne(millisecondsTimeout);
         }
         finally
         {
             Interlocked.Decrement(ref _idleCount.Value);
         }
-    }
-
-    public override bool TryProvideWorker()
-    {
-        if (Volatile.Read(ref _idleCount.Value) > 0)
-        {
-            _event.Set();
-            return true;
-        }
-
-        return false;
     }
 
     public override void OnWorkerExiting(int worker)

@@ -34,11 +34,7 @@ internal abstract class IdleWait
     }
 
     /// <summary>Producer, after publishing an item and a full fence: wakes a worker if one is due.</summary>
-    /// <returns>
-    /// Whether, by the same read of the idle state, no worker was idle or searching: every one was running an item
-    /// (or blocked in one). The pool then arms its starvation guard.
-    /// </returns>
-    public abstract bool OnWorkQueued();
+    public abstract void OnWorkQueued();
 
     /// <summary>Worker thread, after it took an item from the queue.</summary>
     public virtual void OnWorkTaken(int worker)
@@ -56,12 +52,6 @@ internal abstract class IdleWait
     /// wake is addressed to it), so it may exit; <see langword="true"/> otherwise.
     /// </returns>
     public abstract bool WaitForWork(int worker, int millisecondsTimeout);
-
-    /// <summary>
-    /// Makes sure some worker is free to take queued work: true if one is searching or idle and was woken;
-    /// false if every worker is busy (running items or blocked).
-    /// </summary>
-    public abstract bool TryProvideWorker();
 
     /// <summary>Worker thread, once, when it exits.</summary>
     public virtual void OnWorkerExiting(int worker)

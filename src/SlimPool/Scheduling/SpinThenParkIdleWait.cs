@@ -37,33 +37,39 @@ internal sealed class SpinThenParkIdleWait : IdleWait
     private const int YieldMask = 7; // looks 7, 15, 23, ... (i & YieldMask) == YieldMask yield the core
 
     private readonly Lock _lock = new();
-    private readonly Slot[] _slots;
-    private readonly int[] _parkedStack; // worker indexes, guarded by _lock
     private readonly int _spinIterations;
+    // Indexed by worker; grown (copied, the Slot objects kept) under _lock when a worker beyond it starts. Read
+    // without the lock: a worker reads its own slot, a waker the slot of a worker it popped, which had started.
+    private volatile Slot[] _slots;
+    private int[] _parkedStack; // worker indexes, guarded by _lock; as long as _slots
     private int _parkedTop; // guarded by _lock
     private PaddedInt _state;
 
-    public SpinThenParkIdleWait(IWorkQueue queue, int maxWorkers, int spinIterations)
+    public SpinThenParkIdleWait(IWorkQueue queue, int initialWorkers, int spinIterations)
         : base(queue)
     {
-        _slots = new Slot[maxWorkers];
-        for (int i = 0; i < _slots.Length; i++)
-        {
-            _slots[i] = new Slot();
-        }
-
-        _parkedStack = new int[maxWorkers];
+        _slots = [];
+        _parkedStack = [];
+        Grow(initialWorkers);
         _spinIterations = spinIterations;
     }
 
     public override void OnWorkerStarted(int worker)
     {
+        if (worker >= _slots.Length)
+        {
+            lock (_lock)
+            {
+                Grow(worker + 1);
+            }
+        }
+
         // A worker starts out searching.
         _slots[worker].IsSearching = true;
         Interlocked.Add(ref _state.Value, SearchingOne);
     }
 
-    public override bool OnWorkQueued()
+    public override void OnWorkQueued()
     {
         // Model: SpinThenParkIdleWait.pml, Producer. The queue check is only on the rare path where a wake is
         // due: a producer delayed between publishing and this read may find its item already taken (by a
@@ -74,8 +80,6 @@ internal sealed class SpinThenParkIdleWait : IdleWait
         {
             WakeOne();
         }
-
-        return state == 0; // nobody searching, nobody parked
     }
 
     public override void OnWorkTaken(int worker)
@@ -96,12 +100,6 @@ internal sealed class SpinThenParkIdleWait : IdleWait
         {
             WakeOne();
         }
-    }
-
-    public override bool TryProvideWorker()
-    {
-        int state = Volatile.Read(ref _state.Value);
-        return (state & SearchingMask) != 0 || (state >= ParkedOne && WakeOne());
     }
 
     public override bool WaitForWork(int worker, int millisecondsTimeout)
@@ -250,6 +248,27 @@ internal sealed class SpinThenParkIdleWait : IdleWait
             Interlocked.Add(ref _state.Value, (stayAsSearcher ? SearchingOne : 0) - ParkedOne);
             return true;
         }
+    }
+
+    // Under _lock (or in the constructor): at least `workers` slots, doubling; the stack grows with them.
+    private void Grow(int workers)
+    {
+        Slot[] slots = _slots;
+        if (workers <= slots.Length)
+        {
+            return;
+        }
+
+        int length = Math.Max(workers, 2 * slots.Length);
+        var grown = new Slot[length];
+        slots.CopyTo(grown, 0);
+        for (int i = slots.Length; i < length; i++)
+        {
+            grown[i] = new Slot();
+        }
+
+        Array.Resize(ref _parkedStack, length);
+        _slots = grown;
     }
 
     private sealed class Slot

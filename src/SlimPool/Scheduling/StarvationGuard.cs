@@ -1,42 +1,51 @@
 using SlimPool.Queues;
+using SlimPool.Workers;
 
 namespace SlimPool.Scheduling;
 
 /// <summary>
-/// Watches for starvation: items queued while every worker is busy and no item completes for the timeout (the
-/// workers are blocked without saying so). It then starts a spare worker, and keeps checking every timeout while
-/// items wait. While nothing waits it is parked, and costs nothing.
+/// Watches for starvation: items waiting in the queue while no item completes for a whole timeout (the workers are
+/// blocked without saying so). It then starts a spare worker, and keeps watching, one timeout at a time, while items
+/// wait. While the queue is empty it is parked and costs nothing: no timer runs.
 /// </summary>
 /// <remarks>
-/// Arming follows the idle protocol's pattern: the guard announces itself parked (an interlocked write), re-checks
-/// the queue, then parks; a producer publishes its item, fences, and reads <c>_parked</c> (see
-/// <see cref="OnQueuedWhileAllBusy"/>). One of the two sees the other. The producer only unparks the guard when
-/// no worker is idle or searching: otherwise a free worker takes the item, and if that worker then blocks, the
-/// next item finds every worker busy and arms the guard.
+/// <para><b>Arming.</b> Every publish arms the guard, whatever path the item came by (a producer outside the pool, a
+/// worker, a task, a continuation) and whatever the workers were doing: after its publish and full fence the
+/// producer calls <see cref="OnQueued"/>, which reads <c>_parked</c>. The guard announces itself parked with an
+/// interlocked write (a full fence), re-checks the queue, and only then parks. Store-buffer pattern: either the
+/// guard's re-check sees the item and it does not park, or the producer sees <c>_parked == 1</c>. Of the producers
+/// that see it, the one whose exchange takes it back to 0 unparks the guard; the rest see 0 and pay nothing, so a
+/// burst costs one wake-up. While the guard watches, <c>_parked</c> stays 0 and a publish costs one read of a line
+/// nobody writes.</para>
+/// <para><b>Response.</b> After every wake the guard watches for one whole period, by the clock (stray permits
+/// cannot shorten it), then starts a spare if the queue is not empty and no item completed during the period. So an
+/// item that waits with no progress gets a new worker within about two timeouts, and the pool grows by at most one
+/// worker per timeout (up to <see cref="SlimThreadPoolOptions.MaxWorkers"/>).</para>
+/// <para><b>Model.</b> <c>StarvationGuard.pml</c> beside this file checks the arming with Spin.</para>
 /// </remarks>
 internal sealed class StarvationGuard
 {
-    private readonly SlimThreadPool _pool;
+    private readonly WorkerSet _workers;
     private readonly IWorkQueue _queue;
     private readonly int _timeoutMs;
     private readonly Parker _parker = new();
     private readonly Thread _thread;
     private volatile bool _stopping;
-    private int _parked;
+    private PaddedInt _parked; // 1 while the guard is parked or about to park; read by every publish
 
-    public StarvationGuard(SlimThreadPool pool, IWorkQueue queue, int timeoutMs, string name)
+    public StarvationGuard(WorkerSet workers, IWorkQueue queue, int timeoutMs, string name)
     {
-        _pool = pool;
+        _workers = workers;
         _queue = queue;
         _timeoutMs = timeoutMs;
         _thread = new Thread(Run) { IsBackground = true, Name = name };
         _thread.UnsafeStart();
     }
 
-    /// <summary>Producer side, after publish and fence, when every worker is busy.</summary>
-    public void OnQueuedWhileAllBusy()
+    /// <summary>Producer side, after the item's publish and a full fence.</summary>
+    public void OnQueued()
     {
-        if (Volatile.Read(ref _parked) != 0)
+        if (Volatile.Read(ref _parked.Value) != 0 && Interlocked.Exchange(ref _parked.Value, 0) != 0)
         {
             _parker.Unpark();
         }
@@ -50,8 +59,8 @@ internal sealed class StarvationGuard
 
     public void Join() => _thread.Join();
 
-    /// <summary>A wake-up with no reason behind it, as a racing producer can cause (tests only).</summary>
-    internal void WakeForTests() => _parker.Unpark();
+    /// <summary>A wake-up with no reason behind it, such as a producer racing the guard's own return can leave.</summary>
+    internal void Wake() => _parker.Unpark();
 
     // Parks for a whole timeout, however many stray permits cut individual parks short: a producer that saw the
     // guard parked a moment ago may unpark it again, and a period cut to nothing would see no progress and start
@@ -77,27 +86,27 @@ internal sealed class StarvationGuard
         {
             if (_queue.IsEmpty)
             {
-                Interlocked.Exchange(ref _parked, 1); // announce (a full fence), then re-check
+                Interlocked.Exchange(ref _parked.Value, 1); // announce (a full fence), then re-check
                 if (_queue.IsEmpty && !_stopping)
                 {
                     _parker.Park();
                 }
 
-                Volatile.Write(ref _parked, 0);
+                Volatile.Write(ref _parked.Value, 0);
             }
 
-            // Watch at least one full period after every wake, even if the queue emptied meanwhile: producers can
-            // then unpark the guard at most once per timeout, however often the queue flickers empty.
+            // Watch one full period after every wake, even if the queue emptied meanwhile: producers then unpark the
+            // guard at most once per timeout, however often the queue flickers empty.
             if (_stopping)
             {
                 break; // Stop's permit may have been consumed by the park above (permits do not add up)
             }
 
-            long before = _pool.Progress();
+            long before = _workers.Progress();
             WaitOnePeriod();
-            if (!_stopping && !_queue.IsEmpty && _pool.Progress() == before)
+            if (!_stopping && !_queue.IsEmpty && _workers.Progress() == before)
             {
-                _pool.TryStartSpare(); // nothing completed for a whole timeout while items waited
+                _workers.TryStartSpare(); // items waited a whole timeout and nothing completed
             }
         }
     }

@@ -61,7 +61,7 @@ public sealed class BlockingTests
 
         for (int i = 0; i < 20; i++)
         {
-            pool.GuardForTests!.WakeForTests();
+            pool.Guard!.Wake();
             Thread.Sleep(5);
         }
 

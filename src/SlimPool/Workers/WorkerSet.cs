@@ -1,0 +1,236 @@
+namespace SlimPool.Workers;
+
+/// <summary>
+/// The pool's worker threads and what it takes to keep enough of them unblocked: the permanent workers, spare
+/// workers that come and go (started for blocking scopes and by the starvation guard, retired when idle), the live
+/// and blocked counts, and each slot's <see cref="WorkerState"/>.
+/// </summary>
+/// <remarks>
+/// <para><b>Slots.</b> Slots 0..WorkerCount-1 hold the permanent workers; higher slots hold spares while they live.
+/// The tables grow (doubling, up to the ceiling) only when a spare needs a slot beyond them, so a high ceiling costs
+/// nothing until it is used. <c>_threads</c> and <c>_states</c> are replaced, never written in place once published,
+/// except for <c>_threads[i]</c>, which changes only under <c>_lock</c>. A worker keeps its own
+/// <see cref="WorkerState"/> reference, so a table copy never loses its writes.</para>
+/// <para><b>Capacity.</b> The pool wants <c>live - blocked ≥ WorkerCount</c>. A worker entering a blocking scope
+/// increments <c>_blocked</c> (an interlocked add: a full fence) and then reads <c>_live</c>; a spare retiring
+/// decrements <c>_live</c> (a full fence) and then reads <c>_blocked</c>. Either the blocker sees the spare gone and
+/// starts another, or the spare sees the blocker and stays (store-buffer pattern; both may act, which only leaves
+/// one spare too many for a while).</para>
+/// </remarks>
+internal sealed class WorkerSet
+{
+    private readonly Lock _lock = new();
+    private readonly Func<int, Thread> _newThread;
+    private readonly int _workerCount;
+    private readonly int _maxWorkers;
+    private volatile Thread?[] _threads;      // slot -> its thread while it lives; entries written under _lock
+    private volatile WorkerState?[] _states;  // slot -> its state, created with the slot's first thread
+    private bool _closed;                     // under _lock: no thread starts once set
+    private int _live;
+    private int _blocked;
+
+    /// <param name="workerCount">Permanent workers.</param>
+    /// <param name="maxWorkers">The ceiling on threads, spares included.</param>
+    /// <param name="newThread">Creates (does not start) the thread for a slot.</param>
+    public WorkerSet(int workerCount, int maxWorkers, Func<int, Thread> newThread)
+    {
+        _workerCount = workerCount;
+        _maxWorkers = maxWorkers;
+        _newThread = newThread;
+        int capacity = Math.Min(maxWorkers, Math.Max(4, 2 * workerCount));
+        _threads = new Thread?[capacity];
+        _states = new WorkerState?[capacity];
+    }
+
+    /// <summary>The permanent workers.</summary>
+    public int WorkerCount => _workerCount;
+
+    /// <summary>Worker threads alive now, spares included.</summary>
+    public int LiveCount => Volatile.Read(ref _live);
+
+    /// <summary>Workers inside a blocking scope now.</summary>
+    public int BlockedCount => Volatile.Read(ref _blocked);
+
+    /// <summary>Creates and starts the permanent workers; the constructor's caller calls it once.</summary>
+    public void StartPermanentWorkers()
+    {
+        var started = new Thread[_workerCount];
+        lock (_lock)
+        {
+            for (int i = 0; i < _workerCount; i++)
+            {
+                started[i] = Occupy(i);
+            }
+        }
+
+        for (int i = 0; i < _workerCount; i++)
+        {
+            started[i].UnsafeStart(i); // no ExecutionContext leaks from the pool's creator into its workers
+        }
+    }
+
+    /// <summary>The state of slot <paramref name="index"/>, for the worker in it.</summary>
+    public WorkerState StateOf(int index) => _states[index]!;
+
+    /// <summary>The sum of every slot's completed items.</summary>
+    public long Progress()
+    {
+        long sum = 0;
+        foreach (WorkerState? state in _states)
+        {
+            sum += state?.Completed ?? 0;
+        }
+
+        return sum;
+    }
+
+    /// <summary>Workers whose busy flag is up.</summary>
+    public int BusyCount()
+    {
+        int busy = 0;
+        foreach (WorkerState? state in _states)
+        {
+            busy += state?.Busy ?? 0;
+        }
+
+        return busy;
+    }
+
+    /// <summary>Starts a spare worker unless the set is closed or at the ceiling.</summary>
+    public bool TryStartSpare()
+    {
+        Thread thread;
+        int index;
+        lock (_lock)
+        {
+            if (_closed || (index = FreeSpareSlot()) < 0)
+            {
+                return false;
+            }
+
+            thread = Occupy(index);
+        }
+
+        thread.UnsafeStart(index);
+        return true;
+    }
+
+    /// <summary>A worker is about to block: counts it, and starts a spare if fewer than WorkerCount stay unblocked.</summary>
+    public void OnBlocked()
+    {
+        Interlocked.Increment(ref _blocked); // full fence before reading _live (pairs with TryRetire)
+        if (Volatile.Read(ref _live) - Volatile.Read(ref _blocked) < _workerCount)
+        {
+            TryStartSpare();
+        }
+    }
+
+    /// <summary>A worker's blocking ended.</summary>
+    public void OnUnblocked() => Interlocked.Decrement(ref _blocked);
+
+    /// <summary>
+    /// A spare with nothing to do asks to leave: it may, unless leaving would drop the unblocked workers below
+    /// WorkerCount (a blocked worker still needs it covered). On success the spare is no longer counted live.
+    /// </summary>
+    /// <param name="lastOut">Whether it was the last live worker (the pool is shutting down).</param>
+    public bool TryRetire(out bool lastOut)
+    {
+        int live = Interlocked.Decrement(ref _live); // full fence before reading _blocked (pairs with OnBlocked)
+        if (live - Volatile.Read(ref _blocked) < _workerCount && !IsClosed)
+        {
+            Interlocked.Increment(ref _live);
+            lastOut = false;
+            return false;
+        }
+
+        lastOut = live == 0;
+        return true;
+    }
+
+    /// <summary>A worker that did not retire is exiting (shutdown); true if it was the last.</summary>
+    public bool OnExited() => Interlocked.Decrement(ref _live) == 0;
+
+    /// <summary>Slot <paramref name="index"/>'s thread has left its loop: the slot may take the next spare.</summary>
+    public void Release(int index)
+    {
+        if (index < _workerCount)
+        {
+            return;
+        }
+
+        lock (_lock)
+        {
+            _threads[index] = null;
+        }
+    }
+
+    /// <summary>No thread starts from now on (shutdown). Idempotent.</summary>
+    public void Close()
+    {
+        lock (_lock)
+        {
+            _closed = true;
+        }
+    }
+
+    private bool IsClosed
+    {
+        get
+        {
+            lock (_lock)
+            {
+                return _closed;
+            }
+        }
+    }
+
+    /// <summary>Waits for every thread that has been started to end. Call after <see cref="Close"/>.</summary>
+    public void Join()
+    {
+        Thread?[] threads;
+        lock (_lock)
+        {
+            threads = [.. _threads];
+        }
+
+        foreach (Thread? thread in threads)
+        {
+            thread?.Join();
+        }
+    }
+
+    // Under _lock: the first free spare slot, growing the tables if every slot is taken and the ceiling allows.
+    private int FreeSpareSlot()
+    {
+        Thread?[] threads = _threads;
+        int free = Array.IndexOf(threads, null, _workerCount);
+        if (free >= 0)
+        {
+            return free;
+        }
+
+        if (threads.Length >= _maxWorkers)
+        {
+            return -1;
+        }
+
+        int capacity = (int)Math.Min(_maxWorkers, 2L * threads.Length);
+        var grownThreads = new Thread?[capacity];
+        var grownStates = new WorkerState?[capacity];
+        threads.CopyTo(grownThreads, 0);
+        _states.CopyTo(grownStates, 0);
+        _states = grownStates; // states first: a thread in a new slot finds its state (published before it starts)
+        _threads = grownThreads;
+        return threads.Length;
+    }
+
+    // Under _lock: puts a new thread in slot index (its state created on first use) and counts it live.
+    private Thread Occupy(int index)
+    {
+        _states[index] ??= new WorkerState();
+        Thread thread = _newThread(index);
+        _threads[index] = thread;
+        Interlocked.Increment(ref _live);
+        return thread;
+    }
+}

@@ -1,0 +1,33 @@
+using SlimPool.Scheduling;
+
+namespace SlimPool.Workers;
+
+/// <summary>
+/// What other threads read about one worker slot: how many items its workers have finished (the starvation
+/// guard's measure of progress, and the metrics) and whether the worker is busy (<c>WaitForIdleAsync</c>).
+/// </summary>
+/// <remarks>
+/// Written only by the worker that occupies the slot; a spare that retires leaves it to the next spare in the same
+/// slot, which starts after the slot was freed under <see cref="WorkerSet"/>'s lock. The object never moves when the
+/// set's tables grow, so a worker's writes are never lost to a copy. Each field sits on its own cache line.
+/// </remarks>
+internal sealed class WorkerState
+{
+    private PaddedLong _completed;
+    private PaddedInt _busy;
+
+    /// <summary>Items finished in this slot (those that threw and those skipped as cancelled included).</summary>
+    public long Completed => Volatile.Read(ref _completed.Value);
+
+    /// <summary>1 from just before the worker looks for an item until it finds the queue empty; else 0.</summary>
+    public int Busy => Volatile.Read(ref _busy.Value);
+
+    /// <summary>The slot's worker only.</summary>
+    public void OnItemCompleted() => Volatile.Write(ref _completed.Value, _completed.Value + 1);
+
+    /// <summary>The slot's worker only: raises or lowers the busy flag with a full fence.</summary>
+    public void SetBusy(bool busy) => Interlocked.Exchange(ref _busy.Value, busy ? 1 : 0);
+
+    /// <summary>The slot's worker only, on exit: no fence needed, nobody pairs with it.</summary>
+    public void ClearBusy() => Volatile.Write(ref _busy.Value, 0);
+}
