@@ -7,8 +7,11 @@ public sealed partial class SlimThreadPool
 {
     private readonly Lock _finishLock = new();
     private readonly Lock _shutdownLock = new();
-    // Set once under _finishLock by FinishShutdown; later callers return it.
+    // Set once under _finishLock by FinishShutdown, when the workers have exited; later callers return it.
     private ShutdownResult? _shutdownResult;
+    // Set once under _finishLock when a cancelled ShutdownAsync returned before the workers had exited; FinishShutdown
+    // then returns this same result.
+    private ShutdownResult? _earlyResult;
     // The pool-wide completion every ShutdownAsync returns; set once by BeginShutdown.
     private Task<ShutdownResult>? _shutdownTask;
     // 1 once FinishShutdown has begun its last look at the queue: see OnQueuedDuringShutdown.
@@ -23,8 +26,9 @@ public sealed partial class SlimThreadPool
     /// <param name="mode">Whether to drain or abandon the queued items.</param>
     /// <param name="cancellationToken">
     /// Turns a drain into an abandon when cancelled (a host's shutdown timeout, for example); a token already
-    /// cancelled abandons at once. It never makes the returned task end cancelled: the items handed back are
-    /// in its result.
+    /// cancelled abandons at once. Once cancelled, the returned task completes without waiting for the items still
+    /// running (<see cref="ShutdownResult.RunningWorkItemCount"/> counts them; they finish on their workers, which
+    /// then exit). It never makes the task end cancelled: the items handed back are in its result.
     /// </param>
     /// <returns>
     /// A task that completes when the workers have exited, with the items not run. Every call returns the same
@@ -121,10 +125,44 @@ public sealed partial class SlimThreadPool
 
     private async Task<ShutdownResult> AbandonOnCancellationAsync(Task<ShutdownResult> shutdown, CancellationToken cancellationToken)
     {
-        // Workers read _abandon before each item, so setting it is all an abandon needs once shutdown began.
-        await using (cancellationToken.UnsafeRegister(static s => Volatile.Write(ref ((SlimThreadPool)s!)._abandon, 1), this).ConfigureAwait(false))
+        // Workers read _abandon before each item, so setting it is all an abandon needs once shutdown began; the
+        // caller then gets the queue's items back at once instead of waiting for the running items, which may block.
+        var cancelled = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using (cancellationToken.UnsafeRegister(
+            static s =>
+            {
+                var (pool, signal) = ((SlimThreadPool, TaskCompletionSource))s!;
+                Volatile.Write(ref pool._abandon, 1);
+                signal.TrySetResult();
+            },
+            (this, cancelled)).ConfigureAwait(false))
         {
-            return await shutdown.ConfigureAwait(false);
+            if (await Task.WhenAny(shutdown, cancelled.Task).ConfigureAwait(false) == shutdown)
+            {
+                return await shutdown.ConfigureAwait(false);
+            }
+        }
+
+        return AbandonBeforeWorkersStop();
+    }
+
+    // A cancelled shutdown whose workers are still running items: hand back what is queued now. Workers still check
+    // _abandon before each dequeue, and the queue gives each item to one taker: an item is either run by a worker
+    // that looked just before the abandon, or handed back here. What is queued after this (an item racing the
+    // shutdown flag) is run by FinishShutdown once the workers exit: there is no result left to hand it back in.
+    private ShutdownResult AbandonBeforeWorkersStop()
+    {
+        lock (_finishLock)
+        {
+            if ((_shutdownResult ?? _earlyResult) is { } result)
+            {
+                return result;
+            }
+
+            var abandoned = new List<AbandonedWorkItem>();
+            TakeLeftovers(abandon: true, abandoned);
+            _earlyResult = new ShutdownResult(ShutdownMode.Abandon, abandoned, runningWorkItemCount: BusyWorkerCount);
+            return _earlyResult;
         }
     }
 
@@ -173,6 +211,19 @@ public sealed partial class SlimThreadPool
 
             _workerSet.Join();
             _guard?.Join();
+            if (_earlyResult is { } early)
+            {
+                // Its items were handed back before the workers stopped; what was queued since is run (see
+                // AbandonBeforeWorkersStop), after _finished is set, so a later late producer runs its own.
+                Volatile.Write(ref _finished, 1);
+                Interlocked.MemoryBarrier();
+                RunUntilEmpty(stopOnAbandon: false);
+                _meter.Dispose();
+                Volatile.Write(ref _shutdownResult, early);
+                done = early;
+                goto Completed;
+            }
+
             var abandoned = new List<AbandonedWorkItem>();
 
             // Two looks with _finished set between them, a full fence after it: a producer that published an
@@ -196,10 +247,11 @@ public sealed partial class SlimThreadPool
             TakeLeftovers(abandon, abandoned);
 
             _meter.Dispose();
-            done = new ShutdownResult(abandon ? ShutdownMode.Abandon : ShutdownMode.Drain, abandoned);
+            done = new ShutdownResult(abandon ? ShutdownMode.Abandon : ShutdownMode.Drain, abandoned, runningWorkItemCount: 0);
             Volatile.Write(ref _shutdownResult, done);
         }
 
+    Completed:
         CompleteIdleWaiters();
         return done;
     }
@@ -214,6 +266,12 @@ public sealed partial class SlimThreadPool
 
         while (_queue.TryDequeue(out QueuedWorkItem item))
         {
+            if (item.UserCallback is IAbandonable abandonable)
+            {
+                abandonable.Abandon(); // the pool's own waiting callers (Send) learn of it at once, with an exception
+                continue;
+            }
+
             abandoned.Add(new AbandonedWorkItem(item));
         }
     }

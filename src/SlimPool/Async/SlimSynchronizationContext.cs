@@ -1,3 +1,5 @@
+using SlimPool.Queues;
+
 namespace SlimPool.Async;
 
 /// <summary>
@@ -8,8 +10,9 @@ namespace SlimPool.Async;
 /// <remarks>
 /// <see cref="Send"/> on one of the pool's workers runs the callback inline: a worker that waited for its own pool
 /// could deadlock a full pool, and inline is what a caller of Send on the pool expects. Off the pool it posts and
-/// blocks until the callback has run, rethrowing its exception. A Post after the pool was disposed runs on the
-/// built-in thread pool instead, so a late continuation is never dropped.
+/// blocks until the callback has run, rethrowing its exception; if a shutdown abandons the callback before it runs,
+/// Send throws <see cref="ObjectDisposedException"/> instead of waiting for ever. A Post after the pool was disposed
+/// runs on the built-in thread pool instead, so a late continuation is never dropped.
 /// </remarks>
 internal sealed class SlimSynchronizationContext(SlimThreadPool pool) : SynchronizationContext
 {
@@ -38,7 +41,7 @@ internal sealed class SlimSynchronizationContext(SlimThreadPool pool) : Synchron
         }
 
         var call = new SendCall(d, state);
-        if (!pool.TryEnqueue((Action)call.Run, null))
+        if (!pool.TryEnqueue(call, null))
         {
             throw new ObjectDisposedException(nameof(SlimThreadPool), "The pool has been disposed and no longer accepts work.");
         }
@@ -48,12 +51,19 @@ internal sealed class SlimSynchronizationContext(SlimThreadPool pool) : Synchron
 
     public override SynchronizationContext CreateCopy() => this;
 
-    private sealed class SendCall(SendOrPostCallback callback, object? state)
+    // Run or Abandon is called exactly once (the queue hands each item to one taker), then Wait returns.
+    private sealed class SendCall(SendOrPostCallback callback, object? state) : IWorkItem, IAbandonable
     {
         private readonly ManualResetEventSlim _done = new(false);
         private Exception? _error;
 
-        public void Run()
+        public void Abandon()
+        {
+            _error = new ObjectDisposedException(nameof(SlimThreadPool), "The pool shut down and abandoned this Send before its callback ran.");
+            _done.Set();
+        }
+
+        public void Execute()
         {
             try
             {

@@ -3,10 +3,11 @@ namespace SlimPool;
 /// <summary>What a <see cref="SlimThreadPool.ShutdownAsync"/> did: how it ended, and the items it did not run.</summary>
 public sealed class ShutdownResult
 {
-    internal ShutdownResult(ShutdownMode mode, IReadOnlyList<AbandonedWorkItem> abandonedItems)
+    internal ShutdownResult(ShutdownMode mode, IReadOnlyList<AbandonedWorkItem> abandonedItems, int runningWorkItemCount)
     {
         Mode = mode;
         AbandonedItems = abandonedItems;
+        RunningWorkItemCount = runningWorkItemCount;
     }
 
     /// <summary>
@@ -24,4 +25,10 @@ public sealed class ShutdownResult
 
     /// <summary>The number of <see cref="AbandonedItems"/>.</summary>
     public int AbandonedCount => AbandonedItems.Count;
+
+    /// <summary>
+    /// How many items were still running when the result was made: 0 unless a cancelled token made the shutdown
+    /// return before the workers had stopped. Those items finish on their workers, which then exit.
+    /// </summary>
+    public int RunningWorkItemCount { get; }
 }

@@ -2,7 +2,8 @@ namespace SlimPool.Queues;
 
 /// <summary>
 /// A Chase–Lev work-stealing deque: its owner pushes and pops at the bottom (last in, first out), any other
-/// thread steals from the top (first in, first out). The array grows when full and is never shrunk.
+/// thread steals from the top (first in, first out). The array grows when full, and goes back to its initial size
+/// when the owner finds the deque empty after a burst.
 /// </summary>
 /// <remarks>
 /// <para>Ownership: <see cref="Push"/> and <see cref="TryPop"/> are called only by the owning worker, which
@@ -12,13 +13,22 @@ namespace SlimPool.Queues;
 /// (<see cref="Interlocked.Exchange(ref long, long)"/>), then reads the top; a thief reads the top, then (after
 /// a full fence) the bottom. Whichever order the two run in, at least one sees the other's move, and when both
 /// could still want the same last entry, both contend on the top with a CAS that only one wins.</para>
+/// <para>Clearing: the owner clears a slot it pops; a thief never clears the slot it stole (the owner may be reusing
+/// it). Those slots are cleared by the owner when it finds the deque empty (<see cref="OnSeenEmpty"/>): every position
+/// below the top has then been taken, and a thief still reading one of them fails its CAS on the top, which has moved
+/// past it, so it never returns what it read. No slot keeps an item (and the state it captured) alive after it ran,
+/// beyond the next time the owner runs out of work.</para>
 /// </remarks>
 internal sealed class WorkStealingDeque
 {
     private const int InitialLength = 256;
 
+    // An array grown past this is replaced by a fresh initial one when the owner finds the deque empty.
+    private const int ShrinkAbove = 4 * InitialLength;
+
     private volatile QueuedWorkItem[] _items = new QueuedWorkItem[InitialLength];
     private PaddedHeadAndTail _positions; // Head = top (steal end), Tail = bottom (owner end)
+    private long _cleared; // owner only: the slots of every position below this hold no entry
 
     public WorkStealingDeque(object owner, int workerIndex)
     {
@@ -39,6 +49,9 @@ internal sealed class WorkStealingDeque
             return Volatile.Read(ref _positions.Tail) <= head;
         }
     }
+
+    /// <summary>The length of the current array (tests and diagnostics).</summary>
+    public int Capacity => _items.Length;
 
     public int Count
     {
@@ -80,6 +93,7 @@ internal sealed class WorkStealingDeque
         {
             // Empty: undo.
             Volatile.Write(ref _positions.Tail, bottom + 1);
+            OnSeenEmpty(items, top);
             item = default;
             return false;
         }
@@ -98,12 +112,33 @@ internal sealed class WorkStealingDeque
         Volatile.Write(ref _positions.Tail, bottom + 1);
         if (!won)
         {
+            OnSeenEmpty(items, top + 1); // a thief took the last entry
             item = default;
             return false;
         }
 
         items[index] = default;
         return true;
+    }
+
+    // Owner only, with the deque empty and every position below `top` taken (see the remarks on clearing).
+    private void OnSeenEmpty(QueuedWorkItem[] items, long top)
+    {
+        if (items.Length > ShrinkAbove)
+        {
+            // Like Grow: a thief that reads the new bottom reads the new array (volatile), and none can take from the
+            // old one, whose positions have all been taken.
+            _items = new QueuedWorkItem[InitialLength];
+            _cleared = top;
+            return;
+        }
+
+        for (long i = Math.Max(_cleared, top - items.Length); i < top; i++)
+        {
+            items[(int)i & (items.Length - 1)] = default;
+        }
+
+        _cleared = top;
     }
 
     /// <summary>Any thread: takes the oldest entry. Fails only when the deque was seen empty.</summary>
