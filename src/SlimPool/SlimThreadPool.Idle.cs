@@ -10,6 +10,9 @@ namespace SlimPool;
 /// <para>No missed completion: a waiter increments <c>_idleWaiterCount</c> (a full fence) and then looks; a
 /// worker lowers its flag with an exchange (a full fence) and then reads <c>_idleWaiterCount</c>. Either the
 /// waiter's look sees the last worker's flag down, or that worker sees the waiter and looks itself.</para>
+/// <para>Long-running tasks from the pool's <see cref="TaskScheduler"/> run on threads of their own: they count in
+/// <c>_longRunning</c> from before they are started until they return, and the one that brings it to 0 pairs with
+/// the waiters the same way a worker lowering its flag does.</para>
 /// </remarks>
 public sealed partial class SlimThreadPool
 {
@@ -18,9 +21,24 @@ public sealed partial class SlimThreadPool
     private readonly List<TaskCompletionSource> _idleWaiters = [];
     // The number of entries in _idleWaiters; written under _idleLock, read by workers when they go idle.
     private int _idleWaiterCount;
+    // Long-running tasks started and not yet returned.
+    private int _longRunning;
+
+    /// <summary>A long-running task of this pool's scheduler is about to start on a thread of its own.</summary>
+    internal void OnLongRunningStarting() => Interlocked.Increment(ref _longRunning);
+
+    /// <summary>A long-running task has returned. The decrement is a full fence before the read of the waiter count.</summary>
+    internal void OnLongRunningFinished()
+    {
+        if (Interlocked.Decrement(ref _longRunning) == 0 && Volatile.Read(ref _idleWaiterCount) != 0)
+        {
+            CheckIdle();
+        }
+    }
 
     private bool IsIdleNow() =>
-        Volatile.Read(ref _shutdownResult) is not null || (_queue.IsEmpty && BusyWorkerCount == 0);
+        Volatile.Read(ref _shutdownResult) is not null
+        || (_queue.IsEmpty && BusyWorkerCount == 0 && Volatile.Read(ref _longRunning) == 0);
 
     // Completes the waiters if the pool is idle now (see the type's remarks).
     private void CheckIdle()

@@ -21,12 +21,25 @@ internal sealed class SlimTaskScheduler : TaskScheduler
     {
         if ((task.CreationOptions & TaskCreationOptions.LongRunning) != 0)
         {
-            // A long-running task would hold a worker; give it a thread of its own, as the default scheduler does.
-            new Thread(static state => ((SlimTaskScheduler)((object[])state!)[0]).TryExecuteTask((Task)((object[])state!)[1]))
+            // A long-running task would hold a worker; give it a thread of its own, as the default scheduler does. It
+            // counts as the pool's work until it returns (WaitForIdleAsync).
+            _pool.OnLongRunningStarting();
+            new Thread(static state =>
+            {
+                var (scheduler, longRunning) = ((SlimTaskScheduler, Task))state!;
+                try
+                {
+                    scheduler.TryExecuteTask(longRunning);
+                }
+                finally
+                {
+                    scheduler._pool.OnLongRunningFinished();
+                }
+            })
             {
                 IsBackground = true,
                 Name = "SlimPool long-running task",
-            }.UnsafeStart(new object[] { this, task });
+            }.UnsafeStart((this, task));
             return;
         }
 

@@ -80,6 +80,38 @@ public sealed class BackPressureTests
     }
 
     [Fact]
+    public void Queue_ItemRequeuesItselfIntoAFullQueue_InlineNestingIsBounded()
+    {
+        // A worker's Queue into a full queue runs the item inline; an item that keeps re-queueing itself would nest
+        // without end (a stack overflow). Past a bound the item is queued over capacity instead.
+        const int Steps = 300;
+        using SlimThreadPool pool = TestPools.Create(workers: 1, o => o.BoundedCapacity = 1);
+        int depth = 0, deepest = 0, remaining = Steps;
+        using var done = new ManualResetEventSlim();
+        Action step = null!;
+        step = () =>
+        {
+            deepest = Math.Max(deepest, ++depth);
+            if (Interlocked.Decrement(ref remaining) > 0)
+            {
+                pool.TryQueue(() => { }); // keep the one slot taken
+                pool.Queue(step);
+            }
+            else
+            {
+                done.Set();
+            }
+
+            depth--;
+        };
+
+        pool.Queue(step);
+
+        Bounded.Wait(done, "every step to run");
+        Assert.InRange(deepest, 1, 32);
+    }
+
+    [Fact]
     public async Task QueueAsync_QueueFull_CompletesOnceThereIsRoom()
     {
         var ledger = new Ledger(2);

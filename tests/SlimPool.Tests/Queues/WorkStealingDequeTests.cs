@@ -110,4 +110,65 @@ public sealed class WorkStealingDequeTests
         Assert.Equal(total, Volatile.Read(ref taken));
         Assert.All(counts, c => Assert.Equal(1, c));
     }
+
+    [Fact]
+    public void TrySteal_ThenOwnerFindsItEmpty_StolenEntriesAreNoLongerReferenced()
+    {
+        var deque = new WorkStealingDeque(this, 0);
+        WeakReference[] states = PushTracked(deque, 100);
+
+        var thief = new Thread(() =>
+        {
+            while (deque.TrySteal(out _))
+            {
+            }
+        });
+        thief.Start();
+        Assert.True(thief.Join(Bounded.Timeout));
+        Assert.False(deque.TryPop(out _)); // the owner runs out of work
+
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+        Assert.All(states, state => Assert.False(state.IsAlive, "a stolen entry's state is still referenced by the deque"));
+        GC.KeepAlive(deque);
+    }
+
+    [Fact]
+    public void TryPop_EmptyAfterABurstThatGrewTheArray_GivesTheArrayBack()
+    {
+        var deque = new WorkStealingDeque(this, 0);
+        int initial = deque.Capacity;
+        for (int i = 0; i < 100_000; i++)
+        {
+            deque.Push(Entry(i));
+        }
+
+        Assert.True(deque.Capacity >= 100_000);
+        while (deque.TryPop(out _))
+        {
+        }
+
+        Assert.Equal(initial, deque.Capacity);
+
+        // Still a working deque afterwards.
+        deque.Push(Entry(7));
+        Assert.True(deque.TrySteal(out QueuedWorkItem stolen));
+        Assert.Equal(7, IdOf(stolen));
+    }
+
+    // Pushes n entries whose state objects are reachable only through the deque; returns weak references to them.
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    private static WeakReference[] PushTracked(WorkStealingDeque deque, int n)
+    {
+        var states = new WeakReference[n];
+        for (int i = 0; i < n; i++)
+        {
+            object state = new byte[64];
+            states[i] = new WeakReference(state);
+            deque.Push(new QueuedWorkItem((Action<object?>)(static _ => { }), state, null));
+        }
+
+        return states;
+    }
 }

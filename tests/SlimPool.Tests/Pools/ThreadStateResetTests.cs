@@ -1,0 +1,47 @@
+using SlimPool.Tests.Infrastructure;
+
+namespace SlimPool.Tests.Pools;
+
+/// <summary>What an item changes on its worker thread does not reach the next item (the built-in pool resets it too).</summary>
+public sealed class ThreadStateResetTests
+{
+    [Theory]
+    [InlineData(WorkQueueKind.Locked, IdleWaitKind.AutoResetEvent)]
+    [InlineData(WorkQueueKind.LockFree, IdleWaitKind.SpinThenPark)]
+    [InlineData(WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark)]
+    public void NameAndPriority_SetByAnItem_AreRestoredBeforeTheNextItem(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        using SlimThreadPool pool = TestPools.Create(workers: 1, o =>
+        {
+            o.Queue = queue;
+            o.IdleWait = idleWait;
+            o.Name = "reset";
+        });
+        var seen = new TaskCompletionSource<(string? Name, ThreadPriority Priority)>(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        // The second item is queued by the first, so it runs next on the same (only) worker, with no idle gap between.
+        pool.Queue(() =>
+        {
+            Thread.CurrentThread.Name = "renamed by an item";
+            Thread.CurrentThread.Priority = ThreadPriority.AboveNormal;
+            pool.Queue(() => seen.SetResult((Thread.CurrentThread.Name, Thread.CurrentThread.Priority)));
+        });
+
+        (string? name, ThreadPriority priority) = Bounded.Result(seen.Task, "the next item");
+        Assert.Equal("reset #1", name);
+        Assert.Equal(ThreadPriority.Normal, priority);
+    }
+
+    [Fact]
+    public void IsBackground_ClearedByAnItem_IsRestoredOnceTheWorkerRunsOutOfWork()
+    {
+        // A foreground worker would keep the process alive: the worker restores the setting before it waits for work.
+        using SlimThreadPool pool = TestPools.Create(workers: 1);
+        Bounded.Wait(pool.Run(() => Thread.CurrentThread.IsBackground = false), "the item that clears IsBackground");
+        Bounded.Wait(pool.WaitForIdleAsync(), "the pool to go idle");
+
+        bool background = Bounded.Result(pool.Run(() => Thread.CurrentThread.IsBackground), "the next item");
+
+        Assert.True(background);
+    }
+}

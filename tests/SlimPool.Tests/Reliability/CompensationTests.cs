@@ -1,0 +1,161 @@
+using SlimPool.Tests.Infrastructure;
+
+namespace SlimPool.Tests.Reliability;
+
+/// <summary>
+/// Blocking compensation and spare workers: a blocking scope adds capacity, scopes cannot corrupt the counts, a
+/// spare stays while it is needed, and the default ceiling does not make a pool hang.
+/// </summary>
+public sealed class CompensationTests
+{
+    [Fact]
+    public void EnterBlocking_WhileAnotherWorkerIsIdle_StartsASpare()
+    {
+        // Two workers, one idle: waking the idle one adds no capacity (it was already unblocked); a spare must start.
+        using SlimThreadPool pool = TestPools.Create(workers: 2);
+        Bounded.Wait(pool.WaitForIdleAsync(), "the pool to go idle");
+        using var entered = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+
+        pool.Queue(() => pool.RunBlocking(() =>
+        {
+            entered.Set();
+            release.Wait(Bounded.Timeout);
+        }));
+
+        Bounded.Wait(entered, "the item to enter its blocking scope");
+        Bounded.Until(() => pool.LiveWorkerCount == 3, "a spare to cover the blocked worker");
+        release.Set();
+    }
+
+    [Fact]
+    public void BlockingScope_DisposedTwice_CountsOnceAndTheNextScopeCountsAgain()
+    {
+        using SlimThreadPool pool = TestPools.Create(workers: 1);
+        (int afterDoubleDispose, int inNextScope) = Bounded.Result(pool.Run(() =>
+        {
+            BlockingScope scope = pool.EnterBlocking();
+            scope.Dispose();
+            scope.Dispose();
+            int after = pool.BlockedWorkerCount;
+            using (pool.EnterBlocking())
+            {
+                return (after, pool.BlockedWorkerCount);
+            }
+        }), "the item with the scopes");
+
+        Assert.Equal(0, afterDoubleDispose);
+        Assert.Equal(1, inNextScope);
+        Assert.Equal(0, pool.BlockedWorkerCount);
+    }
+
+    [Fact]
+    public void BlockingScope_DisposedOnAnotherThreadAfterAwait_WorkerIsNoLongerCountedBlocked()
+    {
+        using SlimThreadPool pool = TestPools.Create(workers: 1);
+        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        pool.Queue(() => _ = Flow());
+
+        Bounded.Wait(done.Task, "the flow to dispose its scope");
+        Bounded.Until(() => pool.BlockedWorkerCount == 0, "the blocked count to return to 0");
+
+        async Task Flow()
+        {
+            BlockingScope scope = pool.EnterBlocking();
+            await Task.Delay(20).ConfigureAwait(false); // resumes on a built-in pool thread
+            scope.Dispose();
+            done.SetResult();
+        }
+    }
+
+    [Fact]
+    public void SpareWorker_IdleWhileTheWorkerItCoversStaysBlocked_DoesNotRetire()
+    {
+        // One worker blocked in a scope; its spare has nothing to do for many idle timeouts. With the guard off, an item
+        // queued afterwards runs only if the spare is still there.
+        using SlimThreadPool pool = TestPools.Create(workers: 1, o => o.SpareWorkerIdleTimeout = TimeSpan.FromMilliseconds(20));
+        using var entered = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        using var ran = new ManualResetEventSlim();
+        pool.Queue(() => pool.RunBlocking(() =>
+        {
+            entered.Set();
+            release.Wait(Bounded.Timeout);
+        }));
+        Bounded.Wait(entered, "the item to block");
+
+        Thread.Sleep(300); // 15 spare idle timeouts
+        pool.Queue(ran.Set);
+
+        Assert.True(ran.Wait(TimeSpan.FromSeconds(10)), "the item queued while the only permanent worker was blocked never ran: its spare retired");
+        release.Set();
+    }
+
+    [Fact]
+    public void SpareWorker_AfterTheBlockingEnds_StillRetires()
+    {
+        using SlimThreadPool pool = TestPools.Create(workers: 1, o => o.SpareWorkerIdleTimeout = TimeSpan.FromMilliseconds(50));
+        Bounded.Wait(pool.Run(() => pool.RunBlocking(() => Bounded.Until(() => pool.LiveWorkerCount == 2, "the spare to start"))), "the blocking item");
+
+        Bounded.Until(() => pool.LiveWorkerCount == 1, "the spare to retire once nobody is blocked");
+    }
+
+    [Fact]
+    public void MaxWorkers_Default_CoversFortyMutuallyWaitingBlockingItems()
+    {
+        // 40 items that each wait for all 40, inside blocking scopes, on a 2-worker pool: the built-in pool would get
+        // there by injecting threads; a default ceiling of a few times the worker count would hang.
+        const int Items = 40;
+        Assert.Null(new SlimThreadPoolOptions().MaxWorkers);
+        using SlimThreadPool pool = TestPools.Create(workers: 2);
+        using var all = new CountdownEvent(Items);
+        using var done = new CountdownEvent(Items);
+        for (int i = 0; i < Items; i++)
+        {
+            pool.Queue(() => pool.RunBlocking(() =>
+            {
+                all.Signal();
+                all.Wait(Bounded.Timeout);
+                done.Signal();
+            }));
+        }
+
+        Bounded.Wait(done, "every item to see all the others start");
+        Assert.True(pool.LiveWorkerCount >= Items);
+    }
+
+    [Fact]
+    public void StarvationTimeout_SubMillisecond_IsRoundedUpNotTruncated()
+    {
+        Assert.Equal(1, SlimThreadPoolOptions.ToWholeMilliseconds(TimeSpan.FromTicks(1)));
+        Assert.Equal(1, SlimThreadPoolOptions.ToWholeMilliseconds(TimeSpan.FromMilliseconds(0.5)));
+        Assert.Equal(2, SlimThreadPoolOptions.ToWholeMilliseconds(TimeSpan.FromMilliseconds(1.2)));
+        Assert.Equal(50, SlimThreadPoolOptions.ToWholeMilliseconds(TimeSpan.FromMilliseconds(50)));
+    }
+
+    [Fact]
+    public void StarvationGuard_SubMillisecondTimeout_AddsAtMostAboutOneWorkerPerMillisecond()
+    {
+        // Before rounding up, 0.1 ms truncated to 0: the guard spun, starting spares as fast as threads start.
+        using var pool = new SlimThreadPool(new SlimThreadPoolOptions
+        {
+            WorkerCount = 1,
+            MaxWorkers = 5000,
+            StarvationTimeout = TimeSpan.FromMilliseconds(0.1),
+        });
+        using var release = new ManualResetEventSlim();
+        var clock = System.Diagnostics.Stopwatch.StartNew();
+        for (int i = 0; i < 5000; i++)
+        {
+            pool.Queue(() => release.Wait(Bounded.Timeout)); // every item blocks: the guard adds a spare per period
+        }
+
+        Thread.Sleep(100);
+        int live = pool.LiveWorkerCount;
+        double elapsedMs = clock.Elapsed.TotalMilliseconds;
+        release.Set();
+
+        Assert.True(live <= 2 + (elapsedMs * 1.1), $"{live} workers after {elapsedMs:0} ms with a 1 ms period");
+        Assert.True(live >= 2, "the guard started no spare at all");
+    }
+}
