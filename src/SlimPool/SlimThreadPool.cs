@@ -90,6 +90,11 @@ public sealed partial class SlimThreadPool : IThreadPool
         _gate = options.BoundedCapacity is int capacity ? new CapacityGate(capacity) : null;
         _onItemSkipped = () => Interlocked.Increment(ref _cancelledCount);
         (_meter, _queueWait, _recordQueueWait) = CreateMetrics();
+        if (_queue is WorkStealingWorkQueue workStealing)
+        {
+            workStealing.OnRefilled = OnRefilled;
+        }
+
         _workerSet = new WorkerSet(workerCount, maxWorkers, NewWorkerThread);
         _workerSet.StartPermanentWorkers();
 
@@ -278,6 +283,16 @@ public sealed partial class SlimThreadPool : IThreadPool
         }
 
         blocking.EndOfItem();
+    }
+
+    // A worker moved items from the shared queue into its own deque (see WorkStealingWorkQueue.RefillFrom): the same
+    // fence, wake check and guard arming as after a publish, so a sibling or the guard that parked while the items
+    // were in transit (their re-check saw neither place holding them) is woken.
+    private void OnRefilled()
+    {
+        Interlocked.MemoryBarrier();
+        _idleWait.OnWorkQueued();
+        _guard?.OnQueued();
     }
 
     private void Execute(in QueuedWorkItem item, ExecutionContext? restoreContext, SynchronizationContext? restoreSyncContext)

@@ -26,6 +26,12 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     // Indexed by worker index; replaced (copy on write) under _attachLock, read without it by thieves.
     private volatile WorkStealingDeque?[] _deques = [];
 
+    /// <summary>
+    /// Called on the worker after a refill moved items into its deque; the pool sets it to treat the refill as a
+    /// publication (a full fence, then its wake check): see <see cref="RefillFrom"/>.
+    /// </summary>
+    internal Action? OnRefilled { get; set; }
+
     /// <inheritdoc />
     public bool IsEmpty
     {
@@ -165,18 +171,28 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     // A worker that found its deque empty and took an item from the shared queue takes a few more into its own
     // deque while it is there: its compare-and-swaps on the shared head then run back to back with the line in
     // its own cache, instead of the head bouncing between consumers (and the producer's cells) item by item. The
-    // items stay visible (IsEmpty) and stealable by idle siblings; an item is in neither place only between one
-    // dequeue and its push, on a worker that is awake and will run it.
+    // items stay visible (IsEmpty) and stealable by idle siblings. An item is in neither place between one dequeue
+    // and its push, so IsEmpty is not linearizable: a sibling whose last look (its re-check before parking) falls in
+    // that window sees nothing and parks, and the pushes, plain stores, wake nobody. If this worker's own item then
+    // blocks, the moved items would wait with a sibling asleep. So a refill that moved anything ends like a publish:
+    // OnRefilled (a full fence, then the producer's wake check), which pairs with that sibling's announce-then-recheck.
     private void RefillFrom(WorkStealingDeque local)
     {
+        int moved = 0;
         for (int i = 1; i < InjectionBatch; i++)
         {
             if (!_injection.TryDequeue(out QueuedWorkItem extra))
             {
-                return;
+                break;
             }
 
             local.Push(extra);
+            moved++;
+        }
+
+        if (moved != 0)
+        {
+            OnRefilled?.Invoke();
         }
     }
 

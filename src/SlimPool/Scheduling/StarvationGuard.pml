@@ -1,0 +1,158 @@
+/*
+ * Promela model of StarvationGuard (StarvationGuard.cs), its arming by SlimThreadPool.TryPublish, and workers whose
+ * items may block for ever. Checked by eng/check-models.sh with Spin.
+ *
+ * Property (the guard's liveness, as a safety check on Spin's end states): when nothing can move any more, no item
+ * is left queued, unless the spare ceiling is reached. In every such end state the workers that exist are blocked
+ * in items that never return (or wait for work with the queue empty); an item still queued then would wait for
+ * ever. The guard must have seen it: it watches one period at a time while the queue is not empty, and each period
+ * that ends with an item waiting and no completion starts a spare, which takes an item.
+ * With -DOLD_ARMING the producer unparks the guard only when its read of the idle state found no worker idle or
+ * searching (the code before this model): a burst that lands on idle workers, which then block, leaves items
+ * queued and the guard parked. Spin must find that.
+ * With -DWS the queue is the work-stealing one: a worker that takes an item from the shared queue may move one more
+ * into its own deque, and that item is in neither place between the two steps, so a look at the queue (IsEmpty)
+ * then sees nothing (not linearizable). The refill then arms the guard like a publish (SlimThreadPool.OnRefilled);
+ * with -DBROKEN_REFILL it does not, and Spin must find the item stranded behind a guard that parked during the
+ * transit. A deque's items stay visible and stealable, so they count in `items` once pushed.
+ *
+ * What is abstracted: the idle protocol's own correctness is checked by the idle-wait models; here a worker with no
+ * item waits until the queue is not empty (an ideal idle wait) and `idle` counts workers waiting. A period of the
+ * guard is "any interleaving": the model lets every other process run between the guard's two reads of the
+ * progress count, which covers a period with and without completions. Memory is sequentially consistent, as the
+ * code's full fences make the accesses that matter (publish + fence / announce + re-check).
+ */
+
+#ifndef WORKERS
+#define WORKERS 2
+#endif
+#ifndef PRODUCERS
+#define PRODUCERS 1
+#endif
+#ifndef PUSHES
+#define PUSHES 3            /* items per producer */
+#endif
+#define MAXSPARES (PRODUCERS * PUSHES)
+
+byte items = 0;             /* queued, not taken */
+byte progress = 0;          /* WorkerSet.Progress(): items completed */
+byte idle = 0;              /* workers waiting for work (idle or searching) */
+bool guardParked = false;   /* StarvationGuard._parked */
+bool permit = false;        /* the guard's Parker */
+byte spares = 0;
+byte transit = 0;           /* taken from the shared queue, not yet pushed to the taker's deque */
+
+/* StarvationGuard.OnQueued: read _parked; the caller whose exchange takes it from 1 to 0 unparks the guard. */
+inline armGuard() {
+    if
+    :: guardParked ->
+        if
+        :: atomic { guardParked -> guardParked = false }; permit = true
+        :: atomic { !guardParked -> skip }       /* another exchange won */
+        fi
+    :: else -> skip
+    fi
+}
+
+proctype Worker() {
+    bool found;
+loop:
+    atomic {                                    /* TryDequeue */
+        if
+        :: items > 0 -> items--; found = true
+        :: else -> found = false
+        fi
+    }
+    if
+    :: found ->
+#ifdef WS
+        if                                      /* RefillFrom: move one more into our deque, in two steps */
+        :: atomic { items > 0 -> items--; transit++ };
+            atomic { transit--; items++ };
+#ifndef BROKEN_REFILL
+            armGuard()                          /* OnRefilled: full fence, wake check, guard arming */
+#else
+            skip
+#endif
+        :: true -> skip
+        fi;
+#endif
+        if
+        :: progress++; goto loop                /* the item returns */
+        :: true -> goto blocked                 /* the item blocks for ever, without a hint */
+        fi
+    :: else -> skip
+    fi;
+    idle++;
+end_idle:
+    atomic { items > 0 -> idle-- };             /* an ideal idle wait: woken once something is queued */
+    goto loop;
+blocked:
+end_blocked:
+    false
+}
+
+proctype Producer() {
+    byte i = 0;
+    bool allBusy;
+    do
+    :: i < PUSHES ->
+        atomic { items++ };                     /* EnqueueThenFence: publish, full fence */
+        allBusy = (idle == 0);                  /* IdleWait.OnWorkQueued's read of the idle state */
+#ifdef OLD_ARMING
+        if                                      /* the old arming: only when every worker was busy */
+        :: allBusy && guardParked -> permit = true
+        :: else -> skip
+        fi;
+#else
+        armGuard();
+#endif
+        i++
+    :: else -> break
+    od
+}
+
+active proctype Guard() {
+    byte before;
+loop:
+    if
+    :: items == 0 ->
+        guardParked = true;                     /* Interlocked.Exchange(ref _parked, 1): announce */
+        if
+        :: items == 0 ->                        /* re-check, then park */
+end_parked:
+            atomic { permit -> permit = false }
+        :: else -> skip
+        fi;
+        guardParked = false
+    :: else -> skip
+    fi;
+    /* WaitOnePeriod: everything else may run meanwhile */
+    before = progress;
+    if
+    :: items > 0 && progress == before && spares < MAXSPARES ->
+        atomic { spares++; run Worker() }       /* WorkerSet.TryStartSpare */
+    :: else -> skip
+    fi;
+    goto loop
+}
+
+active proctype Watchdog() {
+end_watch:
+    timeout -> assert(items == 0 || spares == MAXSPARES)
+}
+
+init {
+    byte w = 0;
+    atomic {
+        do
+        :: w < WORKERS -> run Worker(); w++
+        :: else -> break
+        od;
+        w = 0;
+        do
+        :: w < PRODUCERS -> run Producer(); w++
+        :: else -> break
+        od
+    }
+}
