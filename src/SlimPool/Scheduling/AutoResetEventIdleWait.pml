@@ -4,6 +4,11 @@
  * queued while every worker waits on the event, and Set is called at most once per push.
  * With -DBROKEN the re-check between announcing idle and waiting is removed (the seed design as written),
  * and Spin must find the lost wake-up.
+ * With -DBLOCKING an item may block for ever (it never returns, and tells nobody). Then the property is that no item
+ * is left queued while a worker waits on the event (blocked workers are the starvation guard's business, see
+ * StarvationGuard.pml). Two Sets that land while the event is already set merge into one wake; the worker it wakes
+ * passes it on once it has taken its item (OnWorkTaken, the chain: two separate loads, the idle count and the queue).
+ * With -DBROKEN_CHAIN the chain is removed, and Spin must find the second item stranded behind the first, blocked.
  *
  * Memory model as in SpinThenParkIdleWait.pml: sequential consistency, which the C# code gets from
  * Interlocked.MemoryBarrier (producer) and Interlocked.Increment (worker's announcement).
@@ -24,6 +29,7 @@ byte idle = 0;                 /* _idleCount */
 bool signaled = false;         /* the AutoResetEvent */
 byte pushes = 0;
 byte sets = 0;
+byte chainSets = 0;
 
 proctype Producer() {
     byte i = 0;
@@ -41,6 +47,8 @@ proctype Producer() {
 
 proctype Worker() {
     bool found;
+    bool woken = false;                            /* t_woken: the last wait ended with the event */
+    byte seenIdle;
 loop:
     atomic {                                       /* TryDequeue */
         if
@@ -49,9 +57,32 @@ loop:
         fi
     }
     if
-    :: found -> goto loop                          /* Execute(item) */
+    :: found ->
+#ifndef BROKEN_CHAIN
+        if                                         /* OnWorkTaken: the chain, after a wake by the event */
+        :: woken ->
+            woken = false;
+            seenIdle = idle;                       /* one load ... */
+            if
+            :: seenIdle > 0 && items > 0 -> signaled = true; chainSets++   /* ... and another */
+            :: else -> skip
+            fi
+        :: else -> skip
+        fi;
+#endif
+#ifdef BLOCKING
+        if
+        :: true -> goto loop                       /* Execute(item): it returns */
+        :: true ->
+end_blocked:
+            false                                  /* or it blocks for ever */
+        fi
+#else
+        goto loop                                  /* Execute(item) */
+#endif
     :: else -> skip
     fi;
+    woken = false;
     idle++;                                        /* WaitForWork: Interlocked.Increment (announce) */
 #ifndef BROKEN
     if                                             /* re-check after announcing */
@@ -61,6 +92,7 @@ loop:
 #endif
 end_wait:
     atomic { signaled -> signaled = false };       /* _event.WaitOne(): auto-reset */
+    woken = true;
     idle--;
     goto loop
 }
@@ -68,8 +100,13 @@ end_wait:
 active proctype Watchdog() {
 end_watch:
     timeout ->
+#ifdef BLOCKING
+        assert(items == 0 || idle == 0);           /* nothing queued while a worker sleeps */
+#else
         assert(items == 0);
-        assert(sets <= pushes)
+#endif
+        assert(sets <= pushes);
+        assert(chainSets <= pushes)
 }
 
 init {

@@ -13,7 +13,17 @@
  * takes itself off the parked stack and retires (exits), unless a waker popped it first, in which case it takes
  * that waker's Unpark and goes on (WaitForWork's timed path, TryUnannounce(stayAsSearcher: false)). The same
  * properties must hold with workers leaving this way; with -DBROKEN_RETIRE a popped spare retires anyway
- * (dropping the wake it was given), and Spin must find the stranded item.
+ * (dropping the wake it was given), and Spin must find the stranded item. A spare that does retire looks at the
+ * queue once more first (SlimThreadPool.WorkerMain) and stays if it is not empty.
+ * With -DBLOCKING an item may block for ever (never return, tell nobody). The property is then that no item is left
+ * queued while a worker is parked (the blocked workers are the starvation guard's business, StarvationGuard.pml).
+ * With -DWS the queue is the work-stealing one: a worker that took an item may move one more from the shared queue
+ * into its own deque, in two steps, between which the item is in neither place and a look (IsEmpty) misses it. The
+ * refill then ends like a publish (SlimThreadPool.OnRefilled: fence, then the producer's wake check); with
+ * -DBROKEN_REFILL it does not, and with blocking items Spin must find the moved item stranded behind a worker that
+ * parked during the transit.
+ * With -DSTOP a stopper sets IsStopping and wakes every parked worker (IdleWait.Stop, WakeAll) once the producers are
+ * done; workers exit when they see it and the queue empty. Then no worker may stay parked.
  *
  * Memory model: Promela executes each statement atomically in one global order (sequential consistency).
  * The C# code makes the accesses that matter sequentially consistent with full fences: the producer's
@@ -21,7 +31,9 @@
  * onto the lock-free shared queue, the compare-and-swap that claims its cell: it is both the publication that
  * IsEmpty sees and a full fence, see IFencedEnqueue), and the worker's Interlocked.Add on _state before its
  * re-check. Sections under _lock are modelled as atomic blocks (the lock excludes the others).
- * The queue is a counter: TryDequeue is linearizable (IWorkQueue contract).
+ * The queue is a counter: TryDequeue is linearizable (IWorkQueue contract); IsEmpty too, except under -DWS.
+ * The chain reads the state word once (the value Interlocked.Add returns) and the queue in a separate load, as the
+ * code does; the producer reads the state word once, then the queue.
  */
 
 #ifndef WORKERS
@@ -44,10 +56,33 @@ byte stack[WORKERS];           /* _parkedStack */
 byte top = 0;                  /* _parkedTop */
 bool permit[WORKERS];          /* Parker._permit, one per worker */
 byte pushes = 0;
-byte wakes = 0;                /* all wakes: producers' and chains' */
+byte wakes = 0;                /* all wakes: producers', refills' and chains' */
+byte transit = 0;              /* -DWS: taken from the shared queue, not yet in the taker's deque */
 byte producerWakes = 0;
 byte producersDone = 0;
 byte retired = 0;
+byte refills = 0;
+byte exited = 0;
+bool stopping = false;
+
+/* SpinThenParkIdleWait.OnWorkQueued, after a publish and a full fence (a producer's, or a refill's): one load of the
+   state word, then a separate look at the queue. */
+inline onWorkQueued(isProducer) {
+    atomic { seenSearching = searching; seenParked = parked };
+    if
+    :: seenSearching == 0 && seenParked > 0 ->
+        if
+        :: items > 0 ->
+            if
+            :: isProducer -> producerWakes++
+            :: else -> skip
+            fi;
+            wakeOne()
+        :: else -> skip
+        fi
+    :: else -> skip
+    fi
+}
 
 /* SpinThenParkIdleWait.TryUnannounce, under _lock: if `me` is still on the parked stack, take it off (keeping
    the others' order) and stop counting it as parked; a worker that stays (re-check) becomes a searcher again,
@@ -97,31 +132,45 @@ inline wakeOne() {
 
 proctype Producer() {
     byte i = 0;
+    byte seenSearching, seenParked;
     do
     :: i < PUSHES ->
         /* SlimThreadPool.TryPublish: EnqueueThenFence (publish, then a full fence) */
         atomic { items++; pushes++ };
-        /* SpinThenParkIdleWait.OnWorkQueued: wake only if nobody is searching and someone is parked, and
-           (a separate read) the queue still holds something: a producer delayed here must not wake a worker
-           for an item that a chain wake already covered and an awake worker already took. */
-        if
-        :: searching == 0 && parked > 0 ->
-            if
-            :: items > 0 -> producerWakes++; wakeOne()
-            :: else -> skip
-            fi
-        :: else -> skip
-        fi;
+        /* OnWorkQueued: wake only if nobody is searching and someone is parked, and (a separate read) the queue
+           still holds something: a producer delayed here must not wake a worker for an item that a chain wake
+           already covered and an awake worker already took. */
+        onWorkQueued(true);
         i++
     :: else -> break
     od;
     producersDone++
 }
 
+#ifdef STOP
+/* IdleWait.Stop once the producers are done: IsStopping, then WakeAll (pop everyone under _lock, count them
+   searching, unpark each). */
+active proctype Stopper() {
+    byte target;
+    producersDone == PRODUCERS;
+    stopping = true;
+    do
+    :: atomic {
+        if
+        :: top > 0 -> top--; target = stack[top]; parked--; searching++
+        :: else -> break
+        fi
+       };
+       permit[target] = true
+    od
+}
+#endif
+
 proctype Worker(byte me) {
     bool isSearching = true;           /* Slot.IsSearching, owned by this worker */
     byte i;
     bool found;
+    byte seenSearching, seenParked;
     searching++;                       /* OnWorkerStarted */
 loop:
     /* SlimThreadPool.WorkerMain: _queue.TryDequeue */
@@ -133,18 +182,54 @@ loop:
     }
     if
     :: found ->
-        /* OnWorkTaken: leave the searching state; the last searcher passes the search on (chain) */
+#ifdef WS
+        /* WorkStealingWorkQueue.RefillFrom: one more item from the shared queue into our deque, in two steps */
+        if
+        :: atomic { items > 0 -> items--; transit++ };
+            atomic { transit--; items++; refills++ };
+#ifndef BROKEN_REFILL
+            onWorkQueued(false)        /* SlimThreadPool.OnRefilled: a full fence, then the wake check */
+#else
+            skip
+#endif
+        :: true -> skip
+        fi;
+#endif
+        /* OnWorkTaken: leave the searching state; the last searcher passes the search on (chain). The state comes
+           back from the interlocked add in one load; the queue is a separate load. */
         if
         :: isSearching ->
             isSearching = false;
-            searching--;
+            atomic { searching--; seenSearching = searching; seenParked = parked };
             if
-            :: searching == 0 && parked > 0 && items > 0 -> wakeOne()
+            :: seenSearching == 0 && seenParked > 0 ->
+                if
+                :: items > 0 -> wakeOne()
+                :: else -> skip
+                fi
             :: else -> skip
             fi
         :: else -> skip
         fi;
+#ifdef BLOCKING
+        if
+        :: true -> goto loop           /* Execute(item): it returns */
+        :: true ->
+end_blocked:
+            false                      /* or it blocks for ever */
+        fi
+#else
         goto loop                      /* Execute(item) */
+#endif
+    :: else -> skip
+    fi;
+    /* WorkerMain: a stopping pool's worker reads IsStopping, then looks at the queue once more, and exits if empty */
+    if
+    :: stopping ->
+        if
+        :: items > 0 -> goto loop
+        :: else -> goto exit
+        fi
     :: else -> skip
     fi;
 
@@ -153,9 +238,9 @@ loop:
     :: !isSearching -> isSearching = true; searching++
     :: else -> skip
     fi;
-    /* the spin phase: it may see work and return, or give up at any moment */
+    /* the spin phase: it may see work (or IsStopping) and return, or give up at any moment */
     if
-    :: items > 0 -> goto loop
+    :: items > 0 || stopping -> goto loop
     :: true -> skip
     fi;
     /* announce: push ourselves and move from searching to parked, under _lock, with an interlocked add */
@@ -163,7 +248,7 @@ loop:
 #ifndef BROKEN
     /* re-check after announcing: the read that pairs with the producer's publish + fence */
     if
-    :: items > 0 ->
+    :: items > 0 || stopping ->
         /* TryUnannounce: still on the stack? take ourselves off and stay a searcher */
         tryUnannounce(me, true, found);
         if
@@ -185,12 +270,27 @@ end_park:
         found = true;                  /* retire even when a waker popped us: its wake is lost with us */
 #endif
         if
-        :: found -> isSearching = false; retired++; goto done
+        :: found ->
+            isSearching = false;
+            /* WorkerMain: one more look at the queue (the unannounce was a full fence); stay if it holds an item */
+            if
+            :: items > 0 -> goto loop
+            :: else -> retired++; goto done
+            fi
         :: else ->
 end_popped:
             atomic { permit[me] -> permit[me] = false }; goto loop
         fi
     fi;
+exit:
+    /* OnWorkerExiting: a worker exiting as a searcher stops counting */
+    atomic {
+        if
+        :: isSearching -> searching--
+        :: else -> skip
+        fi;
+        exited++
+    };
 done:
     skip
 }
@@ -199,10 +299,17 @@ done:
 active proctype Watchdog() {
 end_watch:
     timeout ->
+#ifdef BLOCKING
+        assert(items == 0 || parked == 0);  /* nothing queued while a worker is parked */
+#else
         assert(items == 0);
+#endif
+#ifdef STOP
+        assert(parked == 0);                /* after Stop, nobody stays parked */
+#endif
         assert(retired <= SPARES);
         assert(producerWakes <= pushes);
-        assert(wakes <= 2 * pushes)
+        assert(wakes <= 2 * (pushes + refills))
 }
 
 init {
