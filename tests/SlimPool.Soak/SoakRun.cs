@@ -10,6 +10,7 @@ internal sealed class SoakRun(TimeSpan duration, int seed)
 {
     private readonly Random _random = new(seed);
     private readonly List<(double Seconds, long Memory, int Threads)> _samples = [];
+    private BlockingTrials? _blockingTrials;
 
     public bool Run(TextWriter log)
     {
@@ -19,6 +20,7 @@ internal sealed class SoakRun(TimeSpan duration, int seed)
         SlimThreadPool? pool = null;
         long expectedSkips = 0;
         var faultsSeen = new FaultCounter();
+        _blockingTrials = new BlockingTrials(_random);
         try
         {
             while (clock.Elapsed < duration)
@@ -67,6 +69,11 @@ internal sealed class SoakRun(TimeSpan duration, int seed)
                 items += round.Count;
                 faults += round.Faults;
                 rounds++;
+                if (rounds % 4 == 0 && !_blockingTrials.RunOne(log))
+                {
+                    return false;
+                }
+
                 if (rounds % 20 == 0)
                 {
                     Sample(clock);
@@ -83,6 +90,7 @@ internal sealed class SoakRun(TimeSpan duration, int seed)
         Sample(clock);
         log.WriteLine($"rounds {rounds:N0}, items {items:N0} (exactly once each), faults thrown {faults:N0}, reported {faultsSeen.Count:N0}");
         log.WriteLine($"shutdowns racing a round: {string.Join(", ", _shutdowns.Select(s => $"{s.Key} {s.Value}"))}; items handed back by abandons and run here: {_handedBack:N0}");
+        _blockingTrials.Report(log);
         if (faultsSeen.Count != faults)
         {
             log.WriteLine("every thrown exception must be reported exactly once");
