@@ -24,7 +24,7 @@ public readonly struct BlockingScope : IDisposable
     /// <summary>Ends the scope (a no-op for the scope returned off the pool, and for a scope already ended).</summary>
     public void Dispose()
     {
-        if (_state is not null && ReferenceEquals(SlimThreadPool.CurrentBlockingState, _state))
+        if (_state is not null && ReferenceEquals(CurrentWorker.Blocking, _state))
         {
             _state.Exit(_depth, _episode);
         }

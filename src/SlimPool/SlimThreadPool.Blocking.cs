@@ -1,4 +1,3 @@
-using SlimPool.Scheduling;
 using SlimPool.Workers;
 
 namespace SlimPool;
@@ -6,21 +5,8 @@ namespace SlimPool;
 /// <summary>Blocking compensation: spare workers that cover for workers blocked in a blocking scope.</summary>
 public sealed partial class SlimThreadPool
 {
-    // The current worker's blocking scopes; null off the pool.
-    [ThreadStatic]
-    private static WorkerBlockingState? t_blocking;
-
-    private readonly StarvationGuard? _guard;
-    private readonly int _spareIdleTimeoutMs;
-
     /// <summary>The number of workers inside a blocking scope now.</summary>
     public int BlockedWorkerCount => _workerSet.BlockedCount;
-
-    /// <summary>The starvation guard, or null when it is off.</summary>
-    internal StarvationGuard? Guard => _guard;
-
-    /// <summary>The calling worker thread's blocking scopes (null off every pool).</summary>
-    internal static WorkerBlockingState? CurrentBlockingState => t_blocking;
 
     /// <summary>
     /// Tells the pool that the current worker is about to block (on I/O, a lock, a task): until the returned scope
@@ -39,7 +25,7 @@ public sealed partial class SlimThreadPool
             return default;
         }
 
-        WorkerBlockingState state = t_blocking!;
+        WorkerBlockingState state = CurrentWorker.Blocking!;
         (int depth, int episode) = state.Enter();
         return new BlockingScope(state, depth, episode);
     }
@@ -65,11 +51,4 @@ public sealed partial class SlimThreadPool
         using BlockingScope scope = EnterBlocking();
         action();
     }
-
-    private Thread NewWorkerThread(int index) => new(WorkerMain)
-    {
-        IsBackground = _useBackgroundThreads,
-        Priority = _threadPriority,
-        Name = $"{_name} #{index + 1}",
-    };
 }

@@ -151,7 +151,7 @@ public sealed partial class SlimThreadPool
                     t_inlineDepth++;
                     try
                     {
-                        Execute(new QueuedWorkItem(callback, state, context: null), ExecutionContext.Capture(), SynchronizationContext.Current);
+                        _runner.Execute(new QueuedWorkItem(callback, state, context: null), ExecutionContext.Capture(), SynchronizationContext.Current);
                     }
                     finally
                     {
@@ -240,7 +240,7 @@ public sealed partial class SlimThreadPool
     /// </summary>
     private bool TryPublish(object callback, object? state)
     {
-        if (Volatile.Read(ref _shutdown) != 0)
+        if (_shutdown.IsShutDown)
         {
             return false;
         }
@@ -253,12 +253,12 @@ public sealed partial class SlimThreadPool
 
         ExecutionContext? context = _flowExecutionContext ? ExecutionContext.Capture() : null;
         // Full fence: the item is published before we read the idle state (pairs with the worker's announce,
-        // see IdleWait) and before we read _shutdown again (pairs with BeginShutdown's Exchange).
+        // see IdleWait) and before we read the shutdown flag again (pairs with ShutdownCoordinator.Begin's exchange).
         EnqueueThenFence(new QueuedWorkItem(callback, state, context));
 
-        if (Volatile.Read(ref _shutdown) != 0)
+        if (_shutdown.IsShutDown)
         {
-            OnQueuedDuringShutdown();
+            _shutdown.OnQueuedDuringShutdown(IsOwnWorker);
             return true;
         }
 

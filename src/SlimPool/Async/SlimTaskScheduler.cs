@@ -23,7 +23,7 @@ internal sealed class SlimTaskScheduler : TaskScheduler
         {
             // A long-running task would hold a worker; give it a thread of its own, as the default scheduler does. It
             // counts as the pool's work until it returns (WaitForIdleAsync).
-            _pool.OnLongRunningStarting();
+            _pool.Idle.OnLongRunningStarting();
             new Thread(static state =>
             {
                 var (scheduler, longRunning) = ((SlimTaskScheduler, Task))state!;
@@ -33,7 +33,7 @@ internal sealed class SlimTaskScheduler : TaskScheduler
                 }
                 finally
                 {
-                    scheduler._pool.OnLongRunningFinished();
+                    scheduler._pool.Idle.OnLongRunningFinished();
                 }
             })
             {

@@ -1,0 +1,281 @@
+using SlimPool.Queues;
+using SlimPool.Scheduling;
+using SlimPool.Workers;
+
+namespace SlimPool.Lifecycle;
+
+/// <summary>
+/// A pool's shutdown: when it stops accepting, whether it drains or abandons, who runs or hands back what is left
+/// once the workers have exited, and what a producer does whose item lands as the shutdown begins.
+/// </summary>
+/// <remarks>
+/// <para><b>Fields.</b> <c>_shutdown</c> (0 while accepting) and <c>_abandon</c> (workers stop taking items) are
+/// written once each and read on every publish and before every item. <c>_finished</c> is set by
+/// <see cref="FinishShutdown"/> before its last look at the queue. The results and the shutdown task are written under
+/// the locks named beside them.</para>
+/// <para><b>Producers.</b> A producer reads <c>_shutdown</c> before it publishes and again after its publish and full
+/// fence (<see cref="OnQueuedDuringShutdown"/>). <see cref="Begin"/>'s exchange is a full fence too: a producer that
+/// read 0 the second time published before it, so the workers' last look (made after they see the idle wait stop,
+/// which Begin sets after the exchange) finds the item.</para>
+/// </remarks>
+internal sealed class ShutdownCoordinator
+{
+    private readonly IWorkQueue _queue;
+    private readonly WorkItemRunner _runner;
+    private readonly WorkerSet _workers;
+    private readonly IdleWait _idleWait;
+    private readonly StarvationGuard? _guard;
+    private readonly CapacityGate? _gate;
+    private readonly Action _onFinished;
+    private readonly TaskCompletionSource _stopped = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private readonly Lock _beginLock = new();
+    private readonly Lock _finishLock = new();
+    private int _shutdown;
+    private int _abandon;
+    private int _finished;
+    private Task<ShutdownResult>? _shutdownTask;  // under _beginLock; every ShutdownAsync returns it
+    private ShutdownResult? _shutdownResult;      // under _finishLock, once the workers have exited
+    private ShutdownResult? _earlyResult;         // under _finishLock, when a cancelled shutdown returned before that
+
+    /// <summary>The coordinator of one pool; <paramref name="onFinished"/> is called once, after the final result is set.</summary>
+    public ShutdownCoordinator(IWorkQueue queue, WorkItemRunner runner, WorkerSet workers, IdleWait idleWait, StarvationGuard? guard, CapacityGate? gate, Action onFinished)
+    {
+        _queue = queue;
+        _runner = runner;
+        _workers = workers;
+        _idleWait = idleWait;
+        _guard = guard;
+        _gate = gate;
+        _onFinished = onFinished;
+    }
+
+    /// <summary>Whether the pool has stopped accepting work.</summary>
+    public bool IsShutDown => Volatile.Read(ref _shutdown) != 0;
+
+    /// <summary>Whether workers must stop taking items (an abandon was asked for).</summary>
+    public bool IsAbandoning => Volatile.Read(ref _abandon) != 0;
+
+    /// <summary>Whether the shutdown has finished: the workers exited and the leftovers were run or handed back.</summary>
+    public bool IsFinished => Volatile.Read(ref _shutdownResult) is not null;
+
+    /// <summary>The last worker has exited.</summary>
+    public void OnWorkersExited() => _stopped.TrySetResult();
+
+    public Task<ShutdownResult> ShutdownAsync(ShutdownMode mode, CancellationToken cancellationToken)
+    {
+        if (mode == ShutdownMode.Abandon || cancellationToken.IsCancellationRequested)
+        {
+            Volatile.Write(ref _abandon, 1);
+        }
+
+        Task<ShutdownResult> shutdown = Begin();
+        return cancellationToken.CanBeCanceled && !shutdown.IsCompleted
+            ? AbandonOnCancellationAsync(shutdown, cancellationToken)
+            : shutdown;
+    }
+
+    /// <summary>A drain that waits on the calling thread; on one of the pool's own workers it runs what is left instead.</summary>
+    public void Dispose(bool onOwnWorker)
+    {
+        Begin();
+        if (onOwnWorker)
+        {
+            RunUntilEmpty(stopOnAbandon: true);
+            return;
+        }
+
+        // Synchronously on this thread, not through the shutdown task: disposal must not depend on the built-in pool
+        // having a thread free to run a continuation.
+        _stopped.Task.Wait();
+        FinishShutdown();
+    }
+
+    public async ValueTask DisposeAsync(bool onOwnWorker)
+    {
+        Task<ShutdownResult> shutdown = Begin();
+        if (onOwnWorker)
+        {
+            RunUntilEmpty(stopOnAbandon: true);
+            return;
+        }
+
+        await shutdown.ConfigureAwait(false);
+    }
+
+    /// <summary>
+    /// A producer published an item after the pool was open, then saw it shutting down. A producer never runs other
+    /// people's items: while <see cref="FinishShutdown"/> has not begun its last look (<c>_finished == 0</c>), that
+    /// look, or a worker still draining, takes the item (runs it in a drain, hands it back in an abandon), and so does
+    /// a worker of this pool's own. Only once the last look is over can an item be left with nobody to take it; then
+    /// this thread runs one item, the one it left (several producers racing that instant may swap theirs: each runs one).
+    /// </summary>
+    public void OnQueuedDuringShutdown(bool onOwnWorker)
+    {
+        if (onOwnWorker || Volatile.Read(ref _finished) == 0)
+        {
+            return;
+        }
+
+        if (_queue.TryDequeue(out QueuedWorkItem item))
+        {
+            _runner.Execute(item, ExecutionContext.Capture(), SynchronizationContext.Current);
+        }
+    }
+
+    private Task<ShutdownResult> Begin()
+    {
+        lock (_beginLock)
+        {
+            if (Interlocked.Exchange(ref _shutdown, 1) != 0)
+            {
+                return _shutdownTask!;
+            }
+
+            _shutdownTask = FinishWhenStoppedAsync();
+        }
+
+        // No spare starts from here on: every worker that will ever run is counted live before the workers are told to
+        // stop, so the live count cannot reach zero (and Dispose's wait end) while a spare is still to come.
+        _workers.Close();
+        _idleWait.Stop();
+        _guard?.Stop();
+        _gate?.Close();
+        return _shutdownTask;
+    }
+
+    private async Task<ShutdownResult> AbandonOnCancellationAsync(Task<ShutdownResult> shutdown, CancellationToken cancellationToken)
+    {
+        // Workers read _abandon before each item, so setting it is all an abandon needs once shutdown began; the
+        // caller then gets the queue's items back at once instead of waiting for the running items, which may block.
+        var cancelled = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using (cancellationToken.UnsafeRegister(
+            static s =>
+            {
+                var (coordinator, signal) = ((ShutdownCoordinator, TaskCompletionSource))s!;
+                Volatile.Write(ref coordinator._abandon, 1);
+                signal.TrySetResult();
+            },
+            (this, cancelled)).ConfigureAwait(false))
+        {
+            if (await Task.WhenAny(shutdown, cancelled.Task).ConfigureAwait(false) == shutdown)
+            {
+                return await shutdown.ConfigureAwait(false);
+            }
+        }
+
+        return AbandonBeforeWorkersStop();
+    }
+
+    // A cancelled shutdown whose workers are still running items: hand back what is queued now. Workers still check
+    // _abandon before each dequeue, and the queue gives each item to one taker: an item is either run by a worker
+    // that looked just before the abandon, or handed back here. What is queued after this (an item racing the
+    // shutdown flag) is run by FinishShutdown once the workers exit: there is no result left to hand it back in.
+    private ShutdownResult AbandonBeforeWorkersStop()
+    {
+        lock (_finishLock)
+        {
+            if ((_shutdownResult ?? _earlyResult) is { } result)
+            {
+                return result;
+            }
+
+            var abandoned = new List<AbandonedWorkItem>();
+            TakeLeftovers(abandon: true, abandoned);
+            _earlyResult = new ShutdownResult(ShutdownMode.Abandon, abandoned, runningWorkItemCount: _workers.BusyCount());
+            return _earlyResult;
+        }
+    }
+
+    private async Task<ShutdownResult> FinishWhenStoppedAsync()
+    {
+        await _stopped.Task.ConfigureAwait(false);
+        return FinishShutdown();
+    }
+
+    // Runs once every worker has exited (whoever gets here first does the work; the rest get its result). With no
+    // worker left, the queue holds only items that no one else will take: run them (drain) or hand them back (abandon).
+    private ShutdownResult FinishShutdown()
+    {
+        ShutdownResult done;
+        lock (_finishLock)
+        {
+            if (_shutdownResult is { } finished)
+            {
+                return finished;
+            }
+
+            _workers.Join();
+            _guard?.Join();
+            if (_earlyResult is { } early)
+            {
+                // Its items were handed back before the workers stopped; what was queued since is run here (see
+                // AbandonBeforeWorkersStop), after _finished is set, so a later late producer runs its own.
+                Volatile.Write(ref _finished, 1);
+                Interlocked.MemoryBarrier();
+                RunUntilEmpty(stopOnAbandon: false);
+                done = early;
+            }
+            else
+            {
+                // Two looks with _finished set between them, a full fence after it: a producer that published an item
+                // and then read _finished == 0 left the item to us (OnQueuedDuringShutdown), and its publish precedes
+                // our second look; one that read 1 runs its own. The first look of a drain is this run, which stops if
+                // an abandon overtakes it; then the abandon's first look takes the rest.
+                var abandoned = new List<AbandonedWorkItem>();
+                bool abandon = IsAbandoning;
+                if (!abandon)
+                {
+                    RunUntilEmpty(stopOnAbandon: true);
+                    abandon = IsAbandoning;
+                }
+
+                if (abandon)
+                {
+                    TakeLeftovers(abandon: true, abandoned);
+                }
+
+                Volatile.Write(ref _finished, 1);
+                Interlocked.MemoryBarrier();
+                TakeLeftovers(abandon, abandoned);
+                done = new ShutdownResult(abandon ? ShutdownMode.Abandon : ShutdownMode.Drain, abandoned, runningWorkItemCount: 0);
+            }
+
+            Volatile.Write(ref _shutdownResult, done);
+        }
+
+        _onFinished();
+        return done;
+    }
+
+    private void TakeLeftovers(bool abandon, List<AbandonedWorkItem> abandoned)
+    {
+        if (!abandon)
+        {
+            RunUntilEmpty(stopOnAbandon: false);
+            return;
+        }
+
+        while (_queue.TryDequeue(out QueuedWorkItem item))
+        {
+            if (item.UserCallback is IAbandonable abandonable)
+            {
+                abandonable.Abandon(); // the pool's own waiting callers (Send) learn of it at once, with an exception
+                continue;
+            }
+
+            abandoned.Add(new AbandonedWorkItem(item));
+        }
+    }
+
+    // Runs whatever is queued on the calling thread (shutdown paths only), restoring the caller's ambient contexts
+    // after each item.
+    private void RunUntilEmpty(bool stopOnAbandon)
+    {
+        ExecutionContext? callerContext = ExecutionContext.Capture();
+        SynchronizationContext? callerSyncContext = SynchronizationContext.Current;
+        while (!(stopOnAbandon && IsAbandoning) && _queue.TryDequeue(out QueuedWorkItem item))
+        {
+            _runner.Execute(item, callerContext, callerSyncContext);
+        }
+    }
+}

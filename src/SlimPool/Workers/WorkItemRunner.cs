@@ -1,0 +1,88 @@
+using System.Diagnostics;
+using SlimPool.Queues;
+
+namespace SlimPool.Workers;
+
+/// <summary>
+/// Runs one item on the current thread: in the ExecutionContext it flowed in with, its exception caught and reported
+/// (the worker lives on), and nothing it set left behind for the next item. Also runs the thread hooks.
+/// </summary>
+/// <remarks>Used by the workers, by shutdown (items run on the thread that finishes a drain) and by a full bounded
+/// <c>Queue</c> on a worker (inline). Owns the count of exceptions reported; any thread may add to it.</remarks>
+internal sealed class WorkItemRunner(Action<Exception>? unhandledException)
+{
+    private long _unhandledExceptionCount;
+
+    /// <summary>The number of exceptions items (and hooks) have thrown; each was reported once.</summary>
+    public long UnhandledExceptionCount => Interlocked.Read(ref _unhandledExceptionCount);
+
+    /// <summary>
+    /// Runs <paramref name="item"/>, then restores <paramref name="restoreContext"/> and
+    /// <paramref name="restoreSyncContext"/> if the item (or the context it flowed in with) changed them: an
+    /// AsyncLocal value, a suppressed flow, a SynchronizationContext.
+    /// </summary>
+    public void Execute(in QueuedWorkItem item, ExecutionContext? restoreContext, SynchronizationContext? restoreSyncContext)
+    {
+        try
+        {
+            if (item.Context is { } context)
+            {
+                ExecutionContext.Restore(context);
+            }
+
+            item.Invoke();
+        }
+        catch (Exception exception)
+        {
+            ReportUnhandled(exception);
+        }
+
+        if (restoreContext is not null && ExecutionContext.Capture() != restoreContext)
+        {
+            ExecutionContext.Restore(restoreContext);
+        }
+
+        if (SynchronizationContext.Current != restoreSyncContext)
+        {
+            SynchronizationContext.SetSynchronizationContext(restoreSyncContext);
+        }
+    }
+
+    /// <summary>Runs a thread hook (<c>OnThreadStart</c>, <c>OnThreadExit</c>); an exception is reported like an item's.</summary>
+    public void InvokeThreadHook(Action<int>? hook, int index)
+    {
+        if (hook is null)
+        {
+            return;
+        }
+
+        try
+        {
+            hook(index);
+        }
+        catch (Exception exception)
+        {
+            ReportUnhandled(exception);
+        }
+    }
+
+    private void ReportUnhandled(Exception exception)
+    {
+        Interlocked.Increment(ref _unhandledExceptionCount);
+        Action<Exception>? handler = unhandledException;
+        if (handler is null)
+        {
+            Trace.TraceError($"SlimPool: a work item threw an unhandled exception: {exception}");
+            return;
+        }
+
+        try
+        {
+            handler(exception);
+        }
+        catch (Exception handlerException)
+        {
+            Trace.TraceError($"SlimPool: the UnhandledException callback threw: {handlerException}; the item's exception was: {exception}");
+        }
+    }
+}

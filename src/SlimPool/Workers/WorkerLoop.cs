@@ -1,0 +1,184 @@
+using SlimPool.Lifecycle;
+using SlimPool.Queues;
+using SlimPool.Scheduling;
+
+namespace SlimPool.Workers;
+
+/// <summary>
+/// What every worker thread of a pool runs: take an item, run it, restore the thread; when the queue is empty, wait
+/// (the idle protocol); retire if a spare with nothing to do; exit when the pool stops.
+/// </summary>
+/// <remarks>
+/// The loop owns no shared state of its own: each worker writes only its slot's <see cref="WorkerState"/> and its
+/// thread's <see cref="CurrentWorker"/>; the protocols it follows are owned by <see cref="IdleWait"/>,
+/// <see cref="WorkerSet"/>, <see cref="IdleTracker"/> and <see cref="ShutdownCoordinator"/>.
+/// </remarks>
+internal sealed class WorkerLoop
+{
+    private readonly SlimThreadPool _pool;
+    private readonly IWorkQueue _queue;
+    private readonly CapacityGate? _gate;
+    private readonly IdleWait _idleWait;
+    private readonly WorkerSet _workers;
+    private readonly WorkItemRunner _runner;
+    private readonly ShutdownCoordinator _shutdown;
+    private readonly IdleTracker _idle;
+    private readonly SynchronizationContext _synchronizationContext;
+    private readonly int _spareIdleTimeoutMs;
+    private readonly ThreadPriority _threadPriority;
+    private readonly bool _useBackgroundThreads;
+    private readonly Action<int>? _onThreadStart;
+    private readonly Action<int>? _onThreadExit;
+
+    public WorkerLoop(
+        SlimThreadPool pool,
+        SlimThreadPoolOptions options,
+        IWorkQueue queue,
+        CapacityGate? gate,
+        IdleWait idleWait,
+        WorkerSet workers,
+        WorkItemRunner runner,
+        ShutdownCoordinator shutdown,
+        IdleTracker idle,
+        SynchronizationContext synchronizationContext)
+    {
+        _pool = pool;
+        _queue = queue;
+        _gate = gate;
+        _idleWait = idleWait;
+        _workers = workers;
+        _runner = runner;
+        _shutdown = shutdown;
+        _idle = idle;
+        _synchronizationContext = synchronizationContext;
+        _spareIdleTimeoutMs = SlimThreadPoolOptions.ToWholeMilliseconds(options.SpareWorkerIdleTimeout);
+        _threadPriority = options.ThreadPriority;
+        _useBackgroundThreads = options.UseBackgroundThreads;
+        _onThreadStart = options.OnThreadStart;
+        _onThreadExit = options.OnThreadExit;
+    }
+
+    /// <summary>The thread for slot <paramref name="index"/>, not started (<see cref="WorkerSet"/> starts it).</summary>
+    public Thread NewThread(int index) => new(Run)
+    {
+        IsBackground = _useBackgroundThreads,
+        Priority = _threadPriority,
+        Name = $"{_pool.Name} #{index + 1}",
+    };
+
+    private void Run(object? boxedIndex)
+    {
+        int index = (int)boxedIndex!;
+        WorkerState state = _workers.StateOf(index);
+        Thread thread = Thread.CurrentThread;
+        string threadName = thread.Name!;
+        var blocking = new WorkerBlockingState(_workers);
+        CurrentWorker.Enter(_pool, blocking);
+        _runner.InvokeThreadHook(_onThreadStart, index);
+
+        // Captured after the start hook, so what the hook set (a culture, an AsyncLocal) is every item's baseline.
+        ExecutionContext? cleanContext = ExecutionContext.Capture();
+
+        // Code running on the pool that awaits resumes on the pool (see SlimSynchronizationContext).
+        SynchronizationContext.SetSynchronizationContext(_synchronizationContext);
+        int idleTimeout = index >= _workers.WorkerCount ? _spareIdleTimeoutMs : Timeout.Infinite;
+        _queue.AttachWorker(index);
+        _idleWait.OnWorkerStarted(index);
+        bool busy = false;
+        bool retired = false;
+        bool lastOut = false;
+        try
+        {
+            while (!_shutdown.IsAbandoning)
+            {
+                if (!busy)
+                {
+                    // Busy before the look, with a full fence, so the item is never out of the queue while this
+                    // worker reads as idle (IdleTracker reads the queue, then the busy flags).
+                    state.SetBusy(true);
+                    busy = true;
+                }
+
+                if (_queue.TryDequeue(out QueuedWorkItem item))
+                {
+                    _gate?.Release();
+                    _idleWait.OnWorkTaken(index);
+                    _runner.Execute(item, cleanContext, _synchronizationContext);
+                    RestoreAfterItem(thread, threadName, blocking);
+                    state.OnItemCompleted(); // progress for the starvation guard and the metrics
+                    continue;
+                }
+
+                // Idle. The exchange is a full fence before IdleTracker reads its waiter count.
+                state.SetBusy(false);
+                busy = false;
+                _idle.OnWorkerIdle();
+
+                // An item may have made this thread a foreground thread; an idle foreground worker would keep the
+                // process alive (read here, not after every item: the read costs a few nanoseconds).
+                if (thread.IsBackground != _useBackgroundThreads)
+                {
+                    thread.IsBackground = _useBackgroundThreads;
+                }
+
+                if (_idleWait.IsStopping)
+                {
+                    // IsStopping was read before this last look, so the look sees every item whose producer saw the
+                    // pool still open (see ShutdownCoordinator). An item seen goes round the loop again.
+                    if (!_queue.IsEmpty)
+                    {
+                        continue;
+                    }
+
+                    break;
+                }
+
+                if (!_idleWait.WaitForWork(index, idleTimeout))
+                {
+                    // A spare's wait timed out and it has left the idle state with a full fence. Look once more: an
+                    // item published while it was leaving may have been meant for it (its producer saw it idle, and
+                    // the wake found nobody). Then leave only if no blocked worker still needs it covered.
+                    if (_queue.IsEmpty && _workers.TryRetire(out lastOut))
+                    {
+                        retired = true;
+                        break;
+                    }
+                }
+            }
+        }
+        finally
+        {
+            state.ClearBusy();
+            _runner.InvokeThreadHook(_onThreadExit, index);
+            _queue.DetachWorker(index);
+            _idleWait.OnWorkerExiting(index);
+            CurrentWorker.Leave();
+            if (retired)
+            {
+                _workers.Release(index); // the slot takes the next spare; a worker exiting on shutdown keeps it (Join)
+            }
+
+            if (retired ? lastOut : _workers.OnExited())
+            {
+                _shutdown.OnWorkersExited();
+            }
+        }
+    }
+
+    // After each item: what an item may have changed on its thread and that the built-in pool resets too (its name
+    // and priority), and a blocking scope it left open (disposed on another thread after an await, or never).
+    private void RestoreAfterItem(Thread thread, string threadName, WorkerBlockingState blocking)
+    {
+        if (!ReferenceEquals(thread.Name, threadName))
+        {
+            thread.Name = threadName;
+        }
+
+        if (thread.Priority != _threadPriority)
+        {
+            thread.Priority = _threadPriority;
+        }
+
+        blocking.EndOfItem();
+    }
+}
