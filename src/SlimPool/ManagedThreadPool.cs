@@ -1,3 +1,4 @@
+using SlimPool.Workers;
 using System.Diagnostics;
 using SlimPool.Diagnostics;
 using SlimPool.Queues;
@@ -24,7 +25,7 @@ public sealed class ManagedThreadPool : IThreadPool
     private static ManagedThreadPool? t_running;
 
     private readonly bool _flowExecutionContext;
-    private readonly Action<Exception>? _unhandledException;
+    private readonly WorkItemRunner _reporter; // reports exceptions as SlimThreadPool does (the count is unused here)
     private readonly StripedCounter _queued = new();
     private readonly StripedCounter _completed = new();
     private readonly Action _onItemSkipped;
@@ -48,7 +49,7 @@ public sealed class ManagedThreadPool : IThreadPool
     public ManagedThreadPool(bool flowExecutionContext, Action<Exception>? unhandledException = null)
     {
         _flowExecutionContext = flowExecutionContext;
-        _unhandledException = unhandledException;
+        _reporter = new WorkItemRunner(unhandledException, source: nameof(ManagedThreadPool));
         _onItemSkipped = () => Interlocked.Increment(ref _cancelledCount);
     }
 
@@ -202,24 +203,7 @@ public sealed class ManagedThreadPool : IThreadPool
         return true;
     }
 
-    private void ReportUnhandled(Exception exception)
-    {
-        Action<Exception>? handler = _unhandledException;
-        if (handler is null)
-        {
-            Trace.TraceError($"SlimPool.ManagedThreadPool: a work item threw an unhandled exception: {exception}");
-            return;
-        }
-
-        try
-        {
-            handler(exception);
-        }
-        catch (Exception handlerException)
-        {
-            Trace.TraceError($"SlimPool.ManagedThreadPool: the unhandled-exception callback threw: {handlerException}");
-        }
-    }
+    private void ReportUnhandled(Exception exception) => _reporter.ReportUnhandled(exception);
 
     // A struct: the built-in pool boxes it into its own per-item object, so the adapter adds no allocation.
     private readonly struct WorkState(ManagedThreadPool pool, object callback, object? state)

@@ -9,7 +9,9 @@ namespace SlimPool.Workers;
 /// </summary>
 /// <remarks>Used by the workers, by shutdown (items run on the thread that finishes a drain) and by a full bounded
 /// <c>Queue</c> on a worker (inline). Owns the count of exceptions reported; any thread may add to it.</remarks>
-internal sealed class WorkItemRunner(Action<Exception>? unhandledException)
+/// <param name="unhandledException">The pool's <c>UnhandledException</c> callback; null writes to Trace.</param>
+/// <param name="source">Names the pool type in what is written to Trace.</param>
+internal sealed class WorkItemRunner(Action<Exception>? unhandledException, string source = nameof(SlimThreadPool))
 {
     private long _unhandledExceptionCount;
 
@@ -66,13 +68,14 @@ internal sealed class WorkItemRunner(Action<Exception>? unhandledException)
         }
     }
 
-    private void ReportUnhandled(Exception exception)
+    /// <summary>Counts <paramref name="exception"/> and hands it to the callback (or Trace); never throws.</summary>
+    public void ReportUnhandled(Exception exception)
     {
         Interlocked.Increment(ref _unhandledExceptionCount);
         Action<Exception>? handler = unhandledException;
         if (handler is null)
         {
-            Trace.TraceError($"SlimPool: a work item threw an unhandled exception: {exception}");
+            Trace.TraceError($"SlimPool.{source}: a work item threw an unhandled exception: {exception}");
             return;
         }
 
@@ -82,7 +85,7 @@ internal sealed class WorkItemRunner(Action<Exception>? unhandledException)
         }
         catch (Exception handlerException)
         {
-            Trace.TraceError($"SlimPool: the UnhandledException callback threw: {handlerException}; the item's exception was: {exception}");
+            Trace.TraceError($"SlimPool.{source}: the UnhandledException callback threw: {handlerException}; the item's exception was: {exception}");
         }
     }
 }

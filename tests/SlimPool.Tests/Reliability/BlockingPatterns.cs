@@ -82,48 +82,28 @@ public static class BlockingPatterns
             pool.Queue(static () => SpinFor(TimeSpan.FromMilliseconds(20)));
         }
 
-        var all = new CountdownEvent(n);
-        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        int finished = 0;
+        var meeting = new Rendezvous(n, abort);
         for (int i = 0; i < n; i++)
         {
-            pool.Queue(() =>
-            {
-                all.Signal();
-                all.Wait(abort);
-                if (Interlocked.Increment(ref finished) == n)
-                {
-                    done.SetResult();
-                }
-            });
+            pool.Queue(meeting.Arrive);
         }
 
-        return done.Task;
+        return meeting.Completion;
     }
 
     // The same mutual wait, but the items arrive 2 ms apart: each arrival may find an idle, searching or blocked pool.
     private static Task MutualStaggered(IThreadPool pool, int n, CancellationToken abort)
     {
-        var all = new CountdownEvent(n);
-        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        int finished = 0;
+        var meeting = new Rendezvous(n, abort);
         return Task.Factory.StartNew(() =>
         {
             for (int i = 0; i < n; i++)
             {
-                pool.Queue(() =>
-                {
-                    all.Signal();
-                    all.Wait(abort);
-                    if (Interlocked.Increment(ref finished) == n)
-                    {
-                        done.SetResult();
-                    }
-                });
+                pool.Queue(meeting.Arrive);
                 Thread.Sleep(2);
             }
 
-            return done.Task;
+            return meeting.Completion;
         }, CancellationToken.None, TaskCreationOptions.LongRunning, TaskScheduler.Default).Unwrap();
     }
 
@@ -219,25 +199,18 @@ public static class BlockingPatterns
     // one) wait for each other.
     private static Task BlockingContinuations(IThreadPool pool, int n, CancellationToken abort)
     {
-        var all = new CountdownEvent(n);
-        var done = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        int finished = 0;
+        var meeting = new Rendezvous(n, abort);
         for (int i = 0; i < n; i++)
         {
             pool.Queue(() => _ = Flow());
         }
 
-        return done.Task;
+        return meeting.Completion;
 
         async Task Flow()
         {
             await Task.Yield();
-            all.Signal();
-            all.Wait(abort);
-            if (Interlocked.Increment(ref finished) == n)
-            {
-                done.SetResult();
-            }
+            meeting.Arrive();
         }
     }
 
@@ -311,6 +284,26 @@ public static class BlockingPatterns
         };
         pool.Queue(item);
         return done.Task;
+    }
+
+    // n participants, each of which waits until all n have arrived; completes once all n have got past the wait.
+    private sealed class Rendezvous(int n, CancellationToken abort)
+    {
+        private readonly CountdownEvent _all = new(n);
+        private readonly TaskCompletionSource _done = new(TaskCreationOptions.RunContinuationsAsynchronously);
+        private int _passed;
+
+        public Task Completion => _done.Task;
+
+        public void Arrive()
+        {
+            _all.Signal();
+            _all.Wait(abort);
+            if (Interlocked.Increment(ref _passed) == n)
+            {
+                _done.SetResult();
+            }
+        }
     }
 
     private static void SpinFor(TimeSpan duration)
