@@ -185,4 +185,42 @@ public sealed class HostShutdownTests
 
         Assert.Single(services, d => d.ServiceType == typeof(IHostedService));
     }
+
+    [Fact]
+    public async Task StopAsync_NoLoggerAndAnAbandon_ReportsItToTrace()
+    {
+        // Without a logger the abandon used to go unreported; it must reach Trace instead.
+        var tracker = new SlimThreadPoolTracker();
+        var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = 1, Name = "untraced-pool-abandon", StarvationTimeout = Timeout.InfiniteTimeSpan });
+        tracker.Add(pool);
+        var blocked = new BlockedWorkers(pool);
+        pool.Queue(() => { });
+        var trace = new CapturingTraceListener();
+        System.Diagnostics.Trace.Listeners.Add(trace);
+        try
+        {
+            using var cancelled = new CancellationTokenSource();
+            await cancelled.CancelAsync();
+            await new SlimThreadPoolHostedService(tracker, logger: null).StopAsync(cancelled.Token).WaitAsync(Bounded.Timeout);
+        }
+        finally
+        {
+            System.Diagnostics.Trace.Listeners.Remove(trace);
+            blocked.Release();
+            Bounded.Run(pool.Dispose, "disposing the pool");
+        }
+
+        Assert.Contains(trace.Messages, message => message.Contains("untraced-pool-abandon", StringComparison.Ordinal) && message.Contains("1 queued items were not run", StringComparison.Ordinal));
+    }
+
+    private sealed class CapturingTraceListener : System.Diagnostics.TraceListener
+    {
+        private readonly System.Collections.Concurrent.ConcurrentQueue<string> _messages = new();
+
+        public IReadOnlyCollection<string> Messages => _messages;
+
+        public override void Write(string? message) => _messages.Enqueue(message ?? string.Empty);
+
+        public override void WriteLine(string? message) => _messages.Enqueue(message ?? string.Empty);
+    }
 }
