@@ -1,38 +1,47 @@
+using SlimPool.Bench.Running;
+using SlimPool.Bench.Scenarios;
+
 namespace SlimPool.Bench;
 
 /// <summary>What the user asked for on the command line, validated.</summary>
 internal sealed record BenchSettings
 {
-    public bool Quick { get; init; }
+    public const int DefaultRepeat = 10;
 
-    public bool Full { get; init; }
+    public const int QuickRepeat = 4;
 
-    public int Repeat { get; init; } = 5;
+    public BenchMode Mode { get; init; }
 
-    /// <summary>Worker counts: thread-count uses them all (default 2, 25, 200); other scenarios use a single one.</summary>
+    /// <summary>Measured repetitions per pool and cell, each after its own warm-up.</summary>
+    public int Repeat { get; init; } = DefaultRepeat;
+
+    /// <summary>Each repetition in a fresh child process (the default), or all in this process.</summary>
+    public Isolation Isolation { get; init; } = Isolation.Process;
+
+    /// <summary>Core counts to run each cell with (<c>--cpus</c>); null for the machine's.</summary>
+    public IReadOnlyList<int>? Cpus { get; init; }
+
+    /// <summary>thread-count's worker counts; null for its defaults.</summary>
     public IReadOnlyList<int>? Workers { get; init; }
 
     public IReadOnlyList<string>? Pools { get; init; }
 
     public IReadOnlyList<string>? Scenarios { get; init; }
 
-    public IReadOnlyList<int>? Ticks { get; init; }
+    /// <summary>tiny-work's work per item in µs; null for its defaults.</summary>
+    public IReadOnlyList<double>? WorkSizes { get; init; }
 
     public string? JsonPath { get; init; }
 
-    public string? ChartPath { get; init; }
+    /// <summary>The folder for the charts (PNG and SVG); null or empty for none.</summary>
+    public string? ChartDirectory { get; init; }
 
-    /// <summary>The SlimPool worker count for scenarios other than thread-count: the one given, else the pool's default.</summary>
-    public int? SingleWorkerCount => Workers is { Count: 1 } one ? one[0] : null;
+    /// <summary>Where to write the summary table as Markdown (what the README shows); null or empty for none.</summary>
+    public string? MarkdownPath { get; init; }
 
     /// <summary>Throws <see cref="ArgumentException"/> with a one-line message when the settings do not make sense.</summary>
     public void Validate()
     {
-        if (Quick && Full)
-        {
-            throw new ArgumentException("--quick and --full cannot be combined");
-        }
-
         if (Repeat < 1)
         {
             throw new ArgumentException($"--repeat must be at least 1, got {Repeat}");
@@ -46,12 +55,25 @@ internal sealed record BenchSettings
             }
         }
 
-        foreach (int ticks in Ticks ?? [])
+        foreach (double size in WorkSizes ?? [])
         {
-            if (ticks < 0)
+            if (size is <= 0 or > 1_000_000 || double.IsNaN(size))
             {
-                throw new ArgumentException($"--ticks must not be negative, got {ticks}");
+                throw new ArgumentException($"--work needs sizes above 0 and at most 1,000,000 µs, got {size}");
             }
+        }
+
+        foreach (int cpus in Cpus ?? [])
+        {
+            if (cpus < 1)
+            {
+                throw new ArgumentException($"--cpus must be at least 1, got {cpus}");
+            }
+        }
+
+        if (Cpus is not null && Isolation != Isolation.Process)
+        {
+            throw new ArgumentException("--cpus needs --isolation process: a process's cores are set when it starts");
         }
     }
 }

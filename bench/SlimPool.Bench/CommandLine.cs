@@ -1,29 +1,35 @@
 using System.CommandLine;
 using System.Globalization;
+using SlimPool.Bench.Running;
+using SlimPool.Bench.Scenarios;
 
 namespace SlimPool.Bench;
 
 /// <summary>The comparison program's command line (System.CommandLine), turned into <see cref="BenchSettings"/>.</summary>
 internal sealed class CommandLine
 {
-    private readonly Option<string?> _scenario = new("--scenario", "-s") { Description = "Scenarios to run, comma-separated, or 'all' (default). Known: tiny-work, queue-drain, io-latency, thread-count, self-requeue, fan-out, wake-latency, idle-cpu, async-chain." };
-    private readonly Option<string?> _pools = new("--pools", "-p") { Description = "Pools, comma-separated (default: ThreadPool, ThreadPool-unsafe, Locked+ARE, LockFree+ARE, SlimPool); 'all' adds every SlimPool queue × idle-wait combination and a ConcurrentQueue-based one." };
-    private readonly Option<string?> _workers = new("--workers", "-w") { Description = "Worker counts, comma-separated: thread-count runs each (default 2,25,200); one value also sets the SlimPool worker count elsewhere (default: one per core)." };
-    private readonly Option<string?> _repeat = new("--repeat", "-r") { Description = "Measured repetitions per cell after a warm-up (default 5; 2 with --quick)." };
-    private readonly Option<string?> _ticks = new("--ticks") { Description = "tiny-work sizes in ticks of 100 ns, comma-separated (default 0,1,10,100,1000,10000; 0,10,100,1000 with --quick)." };
-    private readonly Option<bool> _quick = new("--quick", "-q") { Description = "Small sizes and 2 repetitions: a smoke test of about 30 s." };
-    private readonly Option<bool> _full = new("--full") { Description = "The seeds' sizes (for example io-latency 1000 items 10 ms apart blocking 500 ms, self-requeue 16M items); takes much longer." };
-    private readonly Option<string> _json = new("--json") { Description = "Where to write all results as JSON (one record per scenario × case × pool, with every repetition).", DefaultValueFactory = _ => Path.Combine("bench-results", "results.json") };
+    private readonly Option<string?> _scenario = new("--scenario", "-s") { Description = "Scenarios to run, comma-separated, or 'all' (default). Known: " + string.Join(", ", ScenarioCatalog.All.Select(s => s.Name)) + "." };
+    private readonly Option<string?> _pools = new("--pools", "-p") { Description = "Pools, comma-separated (default: ThreadPool, SlimPool); 'all' adds the seed's view of the built-in pool (ThreadPool via IThreadPool), other SlimPool configurations and the naive pool. ThreadPool, the reference, always runs." };
+    private readonly Option<string?> _repeat = new("--repeat", "-r") { Description = $"Measured repetitions per pool and cell, each after its own warm-up (default {BenchSettings.DefaultRepeat}; {BenchSettings.QuickRepeat} with --quick)." };
+    private readonly Option<string?> _isolation = new("--isolation") { Description = "'process' (default): each repetition in a fresh child process, pools alternating order; 'inproc': all in this process, for quick looks." };
+    private readonly Option<string?> _cpus = new("--cpus") { Description = "Core counts, comma-separated (e.g. 1,2,4): runs each cell with the child process limited to the first N cores (taskset) and prints how each pool scales." };
+    private readonly Option<string?> _work = new("--work") { Description = "tiny-work's work per item in µs, comma-separated (default 0.1,1,10,100,1000; 1,100 with --quick)." };
+    private readonly Option<string?> _workers = new("--workers", "-w") { Description = "thread-count's worker counts, comma-separated (default 2,25,200)." };
+    private readonly Option<bool> _quick = new("--quick", "-q") { Description = "Small sizes and 4 repetitions: a smoke run of under a minute." };
+    private readonly Option<bool> _full = new("--full") { Description = "The seeds' sizes (self-requeue 16M items, io-latency 1000 items blocking 500 ms, tiny-work uncapped too); takes much longer." };
+    private readonly Option<string> _json = new("--json") { Description = "Where to write all results as JSON (every repetition, ratios, intervals, verdicts, the machine).", DefaultValueFactory = _ => Path.Combine("bench-results", "results.json") };
+    private readonly Option<string> _charts = new("--charts") { Description = "The folder for the charts, PNG and SVG (empty: none).", DefaultValueFactory = _ => "bench-results" };
+    private readonly Option<string> _markdown = new("--markdown") { Description = "Where to write the summary table as Markdown (empty: none).", DefaultValueFactory = _ => Path.Combine("bench-results", "summary.md") };
     private readonly Option<string?> _monitor = new("--monitor") { Description = "Instead of the comparison: run a mixed workload on a SlimPool for N seconds (default 5) and print its SlimPool meter once a second, as dotnet-counters would.", Arity = ArgumentArity.ZeroOrOne };
-    private readonly Option<string> _chart = new("--chart") { Description = "Where to write the tiny-work chart (PNG: ratio to ThreadPool per work size, a line per pool).", DefaultValueFactory = _ => Path.Combine("bench-results", "tiny-work.png") };
 
     public CommandLine()
     {
         Root = new RootCommand(
-            "SlimPool comparison program: SlimPool against System.Threading.ThreadPool, side by side, in one run. " +
-            "Each table shows a row per pool: medians with min–max over the repetitions, and the primary metric's ratio to ThreadPool (below 1.00x is better).")
+            "SlimPool comparison program: SlimPool against System.Threading.ThreadPool at its best, side by side. " +
+            "Each table shows a row per pool: medians with min–max over the repetitions, and the primary metric's ratio to ThreadPool " +
+            "with a 95% confidence interval and a verdict (win: the interval lies below 1.00x, loss: above, tie: across).")
         {
-            _scenario, _pools, _workers, _repeat, _ticks, _quick, _full, _json, _chart, _monitor,
+            _scenario, _pools, _repeat, _isolation, _cpus, _work, _workers, _quick, _full, _json, _charts, _markdown, _monitor,
         };
     }
 
@@ -46,17 +52,30 @@ internal sealed class CommandLine
     public BenchSettings Read(ParseResult result)
     {
         bool quick = result.GetValue(_quick);
+        bool full = result.GetValue(_full);
+        if (quick && full)
+        {
+            throw new ArgumentException("--quick and --full cannot be combined");
+        }
+
         var settings = new BenchSettings
         {
-            Quick = quick,
-            Full = result.GetValue(_full),
-            Repeat = result.GetValue(_repeat) is { } repeat ? Integer("--repeat", repeat) : quick ? 2 : 5,
+            Mode = quick ? BenchMode.Quick : full ? BenchMode.Full : BenchMode.Default,
+            Repeat = result.GetValue(_repeat) is { } repeat ? Integer("--repeat", repeat) : quick ? BenchSettings.QuickRepeat : BenchSettings.DefaultRepeat,
+            Isolation = result.GetValue(_isolation) switch
+            {
+                null or "process" => Isolation.Process,
+                "inproc" => Isolation.InProcess,
+                string other => throw new ArgumentException($"--isolation is 'process' or 'inproc', got '{other}'"),
+            },
+            Cpus = List(result.GetValue(_cpus))?.Select(c => Integer("--cpus", c)).ToArray(),
+            WorkSizes = List(result.GetValue(_work))?.Select(w => Number("--work", w)).ToArray(),
             Workers = List(result.GetValue(_workers))?.Select(w => Integer("--workers", w)).ToArray(),
-            Ticks = List(result.GetValue(_ticks))?.Select(t => Integer("--ticks", t)).ToArray(),
             Pools = List(result.GetValue(_pools)),
             Scenarios = List(result.GetValue(_scenario)),
             JsonPath = result.GetValue(_json),
-            ChartPath = result.GetValue(_chart),
+            ChartDirectory = result.GetValue(_charts),
+            MarkdownPath = result.GetValue(_markdown),
         };
         settings.Validate();
         return settings;
@@ -69,4 +88,9 @@ internal sealed class CommandLine
         int.TryParse(value, NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture, out int n)
             ? n
             : throw new ArgumentException($"{option} needs integers, got '{value}'");
+
+    private static double Number(string option, string value) =>
+        double.TryParse(value, NumberStyles.Float, CultureInfo.InvariantCulture, out double n)
+            ? n
+            : throw new ArgumentException($"{option} needs numbers, got '{value}'");
 }

@@ -1,12 +1,14 @@
 using System.CommandLine;
 using SlimPool.Bench;
+using SlimPool.Bench.Charts;
 using SlimPool.Bench.Pools;
 using SlimPool.Bench.Reporting;
+using SlimPool.Bench.Running;
 using SlimPool.Bench.Scenarios;
 
-if (args.Length > 0 && args[0] == IoLatencyScenario.ChildSwitch)
+if (args.Length > 0 && args[0] == ChildProtocol.Switch)
 {
-    return IoLatencyScenario.RunChild(args);
+    return ChildProtocol.RunChild(Console.In, Console.Out, Console.Error);
 }
 
 var commandLine = new CommandLine();
@@ -22,24 +24,16 @@ if (parsed.Action is not null && parsed.Action.GetType().Name.Contains("Help", S
     return parsed.Invoke();
 }
 
+BenchSettings settings;
+IReadOnlyList<PoolDefinition> pools;
+IReadOnlyList<IScenario> scenarios;
 try
 {
     if (commandLine.MonitorSeconds(parsed) is int monitorSeconds)
     {
         return MetricsMonitor.Run(monitorSeconds, Console.Out);
     }
-}
-catch (ArgumentException exception)
-{
-    Console.Error.WriteLine($"error: {exception.Message}");
-    return 2;
-}
 
-BenchSettings settings;
-IReadOnlyList<PoolDefinition> pools;
-IReadOnlyList<IScenario> scenarios;
-try
-{
     settings = commandLine.Read(parsed);
     pools = PoolCatalog.Select(settings.Pools);
     scenarios = ScenarioCatalog.Select(settings.Scenarios);
@@ -50,4 +44,34 @@ catch (ArgumentException exception)
     return 2;
 }
 
-return BenchRunner.Run(settings, pools, scenarios);
+var console = new ResultConsole();
+console.Header(settings, pools, scenarios);
+IRepetitionRunner runner = settings.Isolation == Isolation.Process ? new ChildProcessRunner() : new InProcessRunner();
+BenchReport report = new BenchRunner(settings, pools, runner, console).Run(scenarios);
+console.Summary(report);
+
+if (settings.JsonPath is { Length: > 0 } jsonPath)
+{
+    ResultsJson.Write(jsonPath, report);
+    Console.WriteLine($"results: {Path.GetFullPath(jsonPath)}");
+}
+
+if (settings.MarkdownPath is { Length: > 0 } markdownPath)
+{
+    Directory.CreateDirectory(Path.GetDirectoryName(Path.GetFullPath(markdownPath))!);
+    File.WriteAllText(markdownPath, SummaryTable.Text(report.Results));
+    Console.WriteLine($"summary: {Path.GetFullPath(markdownPath)}");
+}
+
+if (settings.ChartDirectory is { Length: > 0 } chartDirectory)
+{
+    foreach (string chart in ForestChart.Write(report.Results, chartDirectory)
+        .Concat(TinyWorkChart.Write(report.Results, chartDirectory))
+        .Concat(ScalingChart.Write(report.Results, chartDirectory)))
+    {
+        Console.WriteLine($"chart:   {Path.GetFullPath(chart)}");
+    }
+}
+
+Console.WriteLine($"total time {report.Elapsed.TotalSeconds:0} s");
+return 0;

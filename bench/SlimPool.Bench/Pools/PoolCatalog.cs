@@ -3,32 +3,33 @@ namespace SlimPool.Bench.Pools;
 /// <summary>Every pool the comparison program can run, in one place, in display order.</summary>
 internal static class PoolCatalog
 {
-    public const string BaselineName = "ThreadPool";
+    public const string ReferenceName = "ThreadPool";
 
     public static IReadOnlyList<PoolDefinition> All { get; } =
     [
-        new(BaselineName, "System.Threading.ThreadPool via QueueUserWorkItem (flows ExecutionContext)", _ => new ManagedThreadPool()),
-        new("ThreadPool-unsafe", "System.Threading.ThreadPool via UnsafeQueueUserWorkItem", _ => new ManagedThreadPool(flowExecutionContext: false)),
-        new("Locked+ARE", "SlimPool, Locked queue + AutoResetEvent idle wait (the seed's qless)", w => Slim(w, WorkQueueKind.Locked, IdleWaitKind.AutoResetEvent)),
-        new("LockFree+ARE", "SlimPool, LockFree queue + AutoResetEvent idle wait (the seed's slimqless2)", w => Slim(w, WorkQueueKind.LockFree, IdleWaitKind.AutoResetEvent)),
-        new("SlimPool", "SlimPool default options", w => new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = w ?? Environment.ProcessorCount })),
-        new("Locked+Spin", "SlimPool, Locked queue + SpinThenPark", w => Slim(w, WorkQueueKind.Locked, IdleWaitKind.SpinThenPark), IsDefault: false),
-        new("LockFree+Spin", "SlimPool, LockFree queue + SpinThenPark", w => Slim(w, WorkQueueKind.LockFree, IdleWaitKind.SpinThenPark), IsDefault: false),
-        new("Stealing+ARE", "SlimPool, WorkStealing queue + AutoResetEvent", w => Slim(w, WorkQueueKind.WorkStealing, IdleWaitKind.AutoResetEvent), IsDefault: false),
-        new("Stealing+Spin", "SlimPool, WorkStealing queue + SpinThenPark", w => Slim(w, WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark), IsDefault: false),
-        new("CQ+Spin", "SlimPool, a user queue over ConcurrentQueue<T> + SpinThenPark (the yardstick for LockFree)", w => new SlimThreadPool(new SlimThreadPoolOptions
+        new PoolDefinition.BuiltIn(ReferenceName, "System.Threading.ThreadPool at its best: UnsafeQueueUserWorkItem(IThreadPoolWorkItem, preferLocal), Task.Run; the reference"),
+        new PoolDefinition.Slim("SlimPool", "SlimPool, default options (work-stealing queue, spin-then-park)", Options, isDefault: true),
+        new PoolDefinition.Adapter("ThreadPool via IThreadPool", "the seed's view: ManagedThreadPool (QueueUserWorkItem, flows ExecutionContext); not a reference", _ => new ManagedThreadPool()),
+        new PoolDefinition.Slim("Locked+ARE", "SlimPool, Locked queue + AutoResetEvent idle wait (the seed's qless)", s => Options(s, WorkQueueKind.Locked, IdleWaitKind.AutoResetEvent)),
+        new PoolDefinition.Slim("LockFree+ARE", "SlimPool, LockFree queue + AutoResetEvent idle wait (the seed's slimqless2)", s => Options(s, WorkQueueKind.LockFree, IdleWaitKind.AutoResetEvent)),
+        new PoolDefinition.Slim("LockFree+Spin", "SlimPool, LockFree queue + SpinThenPark", s => Options(s, WorkQueueKind.LockFree, IdleWaitKind.SpinThenPark)),
+        new PoolDefinition.Slim("CQ+Spin", "SlimPool, a user queue over ConcurrentQueue<T> + SpinThenPark (the yardstick for LockFree)", s =>
         {
-            WorkerCount = w ?? Environment.ProcessorCount,
-            QueueFactory = static () => new ConcurrentQueueWorkQueue(),
-        }), IsDefault: false),
+            SlimThreadPoolOptions options = Options(s);
+            options.QueueFactory = static () => new ConcurrentQueueWorkQueue();
+            return options;
+        }),
+        new PoolDefinition.Adapter("Naive", "one Queue<T> under one lock, N threads, Monitor.Wait/Pulse (seed 003's baseline)", s => new NaiveThreadPool(s.Workers ?? Environment.ProcessorCount)),
     ];
 
-    /// <summary>The pools a run uses: the defaults, every pool for "all", or the names given.</summary>
+    public static PoolDefinition Reference => All[0];
+
+    /// <summary>The pools a run uses: the defaults, every pool for "all", or the names given; the reference always first.</summary>
     public static IReadOnlyList<PoolDefinition> Select(IReadOnlyList<string>? names)
     {
         if (names is null || names.Count == 0)
         {
-            return All.Where(p => p.IsDefault).ToArray();
+            return [.. All.Where(p => p.IsDefault)];
         }
 
         if (names.Count == 1 && names[0].Equals("all", StringComparison.OrdinalIgnoreCase))
@@ -36,24 +37,32 @@ internal static class PoolCatalog
             return All;
         }
 
-        var selected = new List<PoolDefinition>();
+        var chosen = new List<PoolDefinition> { Reference };
         foreach (string name in names)
         {
-            PoolDefinition pool = All.FirstOrDefault(p => p.Name.Equals(name, StringComparison.OrdinalIgnoreCase))
-                ?? throw new ArgumentException($"unknown pool '{name}'; known pools: {string.Join(", ", All.Select(p => p.Name))}, all");
-            selected.Add(pool);
+            PoolDefinition pool = Find(name) ?? throw new ArgumentException($"unknown pool '{name}'; known pools: {string.Join(", ", All.Select(p => p.Name))}, all");
+            if (!chosen.Contains(pool))
+            {
+                chosen.Add(pool);
+            }
         }
 
-        return selected;
+        return chosen;
     }
 
-    // The seed configurations (…+ARE) stay the seed's design: fixed workers, no starvation guard.
-    private static SlimThreadPool Slim(int? workers, WorkQueueKind queue, IdleWaitKind idleWait) =>
-        new(new SlimThreadPoolOptions
-        {
-            WorkerCount = workers ?? Environment.ProcessorCount,
-            Queue = queue,
-            IdleWait = idleWait,
-            StarvationTimeout = idleWait == IdleWaitKind.AutoResetEvent ? Timeout.InfiniteTimeSpan : TimeSpan.FromMilliseconds(50),
-        });
+    public static PoolDefinition? Find(string name) => All.FirstOrDefault(p => p.Name.Equals(name, StringComparison.OrdinalIgnoreCase));
+
+    private static SlimThreadPoolOptions Options(PoolSetup setup) => new()
+    {
+        WorkerCount = setup.Workers ?? Math.Min(Environment.ProcessorCount, setup.MaxThreads ?? int.MaxValue),
+        MaxWorkers = setup.MaxThreads,
+    };
+
+    private static SlimThreadPoolOptions Options(PoolSetup setup, WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        SlimThreadPoolOptions options = Options(setup);
+        options.Queue = queue;
+        options.IdleWait = idleWait;
+        return options;
+    }
 }

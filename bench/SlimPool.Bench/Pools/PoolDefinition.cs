@@ -1,8 +1,60 @@
+using SlimPool.Bench.Running;
+using SlimPool.Bench.Scenarios;
+
 namespace SlimPool.Bench.Pools;
 
-/// <summary>A pool the comparison program can create: a short name for tables, a description, a factory.</summary>
-/// <param name="Name">The short name shown in tables and accepted by <c>--pools</c>.</param>
-/// <param name="Description">What the pool is.</param>
-/// <param name="Create">Creates the pool; the argument is a worker count, or null for the pool's default.</param>
-/// <param name="IsDefault">Whether a run without <c>--pools</c> includes it.</param>
-internal sealed record PoolDefinition(string Name, string Description, Func<int?, IThreadPool> Create, bool IsDefault = true);
+/// <summary>
+/// A pool the comparison program can run: a name for tables and <c>--pools</c>, a description, and how to run
+/// one scenario case on a fresh instance of it, through the pool's own driver.
+/// </summary>
+internal abstract class PoolDefinition(string name, string description, bool isDefault)
+{
+    /// <summary>The short name shown in tables and accepted by <c>--pools</c>.</summary>
+    public string Name { get; } = name;
+
+    public string Description { get; } = description;
+
+    /// <summary>Whether a run without <c>--pools</c> includes it.</summary>
+    public bool IsDefault { get; } = isDefault;
+
+    /// <summary>Whether this is the built-in pool at its best, the row every ratio divides by.</summary>
+    public virtual bool IsReference => false;
+
+    /// <summary>Creates the pool as <paramref name="setup"/> says, runs the case's warm-up and measured run on it, and disposes it.</summary>
+    public abstract Measurement Measure(IScenario scenario, BenchCase benchCase, PoolSetup setup);
+
+    /// <summary>The built-in pool at its best: the reference.</summary>
+    public sealed class BuiltIn(string name, string description) : PoolDefinition(name, description, isDefault: true)
+    {
+        public override bool IsReference => true;
+
+        public override Measurement Measure(IScenario scenario, BenchCase benchCase, PoolSetup setup)
+        {
+            BuiltInPool.Apply(setup);
+            return scenario.Measure(benchCase, new BuiltInPool());
+        }
+    }
+
+    /// <summary>A SlimThreadPool with the options <paramref name="options"/> makes for a setup.</summary>
+    public sealed class Slim(string name, string description, Func<PoolSetup, SlimThreadPoolOptions> options, bool isDefault = false)
+        : PoolDefinition(name, description, isDefault)
+    {
+        public override Measurement Measure(IScenario scenario, BenchCase benchCase, PoolSetup setup)
+        {
+            using var pool = new SlimThreadPool(options(setup));
+            return scenario.Measure(benchCase, new SlimPoolDriver(pool));
+        }
+    }
+
+    /// <summary>Any <see cref="IThreadPool"/> through the interface (an extra row, never the reference).</summary>
+    public sealed class Adapter(string name, string description, Func<PoolSetup, IThreadPool> create)
+        : PoolDefinition(name, description, isDefault: false)
+    {
+        public override Measurement Measure(IScenario scenario, BenchCase benchCase, PoolSetup setup)
+        {
+            BuiltInPool.Apply(setup);
+            using IThreadPool pool = create(setup);
+            return scenario.Measure(benchCase, new AdapterPool(pool));
+        }
+    }
+}

@@ -7,7 +7,10 @@ internal static class MachineInfo
 {
     public static string Describe() =>
         $".NET {Environment.Version} ({RuntimeInformation.FrameworkDescription}), {RuntimeInformation.OSDescription} {RuntimeInformation.OSArchitecture}, " +
-        $"{CpuModel()}, {Environment.ProcessorCount} cores, Server GC {System.Runtime.GCSettings.IsServerGC}";
+        $"{CpuModel()}, {Environment.ProcessorCount} cores, {(System.Runtime.GCSettings.IsServerGC ? "server" : "workstation")} GC{(IsConcurrentGC ? " (concurrent)" : "")}";
+
+    /// <summary>Whether background (concurrent) GC is on for this process.</summary>
+    public static bool IsConcurrentGC => AppContext.TryGetSwitch("System.GC.Concurrent", out bool on) ? on : true;
 
     public static string CpuModel()
     {

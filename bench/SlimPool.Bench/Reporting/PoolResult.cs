@@ -1,4 +1,11 @@
 namespace SlimPool.Bench.Reporting;
 
-/// <summary>One pool's row in a case: its metrics, the first of which is the one compared with ThreadPool.</summary>
-internal sealed record PoolResult(string Pool, IReadOnlyList<Metric> Metrics);
+/// <summary>One pool's row in a case: its metrics (the first is primary) and, except for the reference, how it compares.</summary>
+internal sealed record PoolResult(string Pool, IReadOnlyList<Metric> Metrics)
+{
+    /// <summary>Whether this row is the reference (the built-in pool at its best).</summary>
+    public bool IsReference { get; init; }
+
+    /// <summary>The primary metric against the reference's; null for the reference itself or without one.</summary>
+    public Comparison? Comparison { get; init; }
+}

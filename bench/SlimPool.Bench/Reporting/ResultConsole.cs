@@ -1,11 +1,12 @@
 using System.Globalization;
 using SlimPool.Bench.Pools;
+using SlimPool.Bench.Running;
 using SlimPool.Bench.Scenarios;
 using Spectre.Console;
 
 namespace SlimPool.Bench.Reporting;
 
-/// <summary>What the user sees: the header, a progress line while a cell runs, and a table per case.</summary>
+/// <summary>What the user sees: the header, a progress line while a cell runs, a table per cell, and the summary.</summary>
 internal sealed class ResultConsole
 {
     private readonly bool _showProgress = !Console.IsErrorRedirected;
@@ -22,7 +23,7 @@ internal sealed class ResultConsole
                 ColorSystem = ColorSystemSupport.NoColors,
                 Out = new AnsiConsoleOutput(Console.Out),
             });
-            _console.Profile.Width = 160;
+            _console.Profile.Width = 180;
         }
         else
         {
@@ -33,21 +34,36 @@ internal sealed class ResultConsole
     public void Header(BenchSettings settings, IReadOnlyList<PoolDefinition> pools, IReadOnlyList<IScenario> scenarios)
     {
         Console.WriteLine($"SlimPool comparison — {MachineInfo.Describe()}");
-        string mode = settings.Quick ? "--quick sizes" : settings.Full ? "--full (the seeds') sizes" : "default sizes";
-        Console.WriteLine($"{mode}; {settings.Repeat} repetitions per cell after a warm-up; scenarios: {string.Join(", ", scenarios.Select(s => s.Name))}");
-        foreach (PoolDefinition pool in pools)
+        string isolation = settings.Isolation == Isolation.Process ? "each in a fresh child process, pools alternating order" : "all in this process (--isolation inproc: a quick look)";
+        Console.WriteLine($"{settings.Mode.ToString().ToLowerInvariant()} sizes; {settings.Repeat} repetitions per pool and cell, {isolation}; scenarios: {string.Join(", ", scenarios.Select(s => s.Name))}");
+        if (settings.Cpus is { } cpus)
         {
-            Console.WriteLine($"  {pool.Name,-18} {pool.Description}");
+            Console.WriteLine($"cores per cell: {string.Join(", ", cpus)} (taskset)");
         }
 
+        foreach (PoolDefinition pool in pools)
+        {
+            Console.WriteLine($"  {pool.Name,-26} {pool.Description}");
+        }
+
+        Console.WriteLine("Ratios are SlimPool ÷ ThreadPool on each table's first metric (lower is better), Hodges–Lehmann estimate with a 95% interval; win/loss when the interval lies below/above 1.00x, tie otherwise.");
         Console.WriteLine();
+    }
+
+    public void Calibration(double nanosecondsPerIteration) =>
+        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"work loop: {nanosecondsPerIteration:0.000} ns per iteration (calibrated once; every child runs the same iteration counts)"));
+
+    public void Skipped(string message)
+    {
+        ClearProgress();
+        Console.WriteLine($"skipped: {message}");
     }
 
     public void Progress(string message)
     {
         if (_showProgress)
         {
-            Console.Error.Write($"\r\x1b[2K  running: {message}");
+            Console.Error.Write($"\r\x1b[2K  {message}");
         }
     }
 
@@ -62,28 +78,18 @@ internal sealed class ResultConsole
     public void Table(CaseResult result)
     {
         ClearProgress();
-        var table = new Table { Border = TableBorder.Simple, Title = new TableTitle($"{result.Scenario}: {result.Case}") };
-        if (result.Pools.Count == 0)
-        {
-            _console.MarkupLine($"[bold]{Markup.Escape(result.Scenario)}[/]: {Markup.Escape(result.Case)} — {Markup.Escape(result.Note ?? "no results")}");
-            _console.WriteLine();
-            return;
-        }
-
+        string title = $"{result.Scenario}: {result.Case}" + (result.Cpus is int n ? $" — {n} cores" : "");
+        var table = new Table { Border = TableBorder.Simple, Title = new TableTitle(Markup.Escape(title)) };
         IReadOnlyList<Metric> columns = result.Pools[0].Metrics;
         table.AddColumn("pool");
         for (int i = 0; i < columns.Count; i++)
         {
-            string header = $"{columns[i].Name} ({columns[i].Unit})" + (i == 0 && columns[i].Samples.Count > 1 ? " median (min–max)" : "");
+            string header = $"{columns[i].Name} ({columns[i].Unit})" + (i == 0 ? " median (min–max)" : " median");
             table.AddColumn(new TableColumn(Markup.Escape(header)).RightAligned());
         }
 
-        bool hasBaseline = result.BaselineMedian(PoolCatalog.BaselineName) is not null;
-        if (hasBaseline)
-        {
-            table.AddColumn(new TableColumn("vs ThreadPool").RightAligned());
-        }
-
+        table.AddColumn(new TableColumn("vs ThreadPool [[95% CI]]").RightAligned());
+        table.AddColumn("verdict");
         foreach (PoolResult row in result.Pools)
         {
             var cells = new List<string> { Markup.Escape(row.Pool) };
@@ -91,31 +97,49 @@ internal sealed class ResultConsole
             {
                 Metric metric = row.Metrics[i];
                 Stats stats = metric.Stats;
-                string text = stats.Median.ToString(metric.Format, CultureInfo.InvariantCulture);
-                if (i == 0 && metric.Samples.Count > 1)
+                string text = Format(stats.Median, metric.Format);
+                if (i == 0)
                 {
-                    text += string.Create(CultureInfo.InvariantCulture, $" ({stats.Min.ToString(metric.Format, CultureInfo.InvariantCulture)}–{stats.Max.ToString(metric.Format, CultureInfo.InvariantCulture)})");
+                    text += $" ({Format(stats.Min, metric.Format)}–{Format(stats.Max, metric.Format)})";
                 }
 
                 cells.Add(Markup.Escape(text));
             }
 
-            if (hasBaseline)
-            {
-                double ratio = result.Ratio(row, PoolCatalog.BaselineName)!.Value;
-                string color = ratio < 0.95 ? "green" : ratio > 1.05 ? "red" : "default";
-                cells.Add($"[{color}]{ratio.ToString("0.00", CultureInfo.InvariantCulture)}x[/]");
-            }
-
-            table.AddRow(cells.ToArray());
+            cells.Add(row.Comparison is { } c ? Markup.Escape(Text.Ratio(c)) : row.IsReference ? "reference" : "");
+            cells.Add(row.Comparison is { } v ? $"[{Color(v.Verdict)}]{Text.Verdict(v.Verdict)}[/]" : "");
+            table.AddRow([.. cells]);
         }
 
-        if (result.Note is not null)
+        string? caption = string.Join("; ", new[] { result.Caps, result.Note }.Where(s => s is not null));
+        if (!string.IsNullOrEmpty(caption))
         {
-            table.Caption = new TableTitle(Markup.Escape(result.Note));
+            table.Caption = new TableTitle(Markup.Escape(caption));
         }
 
         _console.Write(table);
         _console.WriteLine();
     }
+
+    /// <summary>The closing summary: a line per cell and pool, with the verdict, and the core-count scaling when asked for.</summary>
+    public void Summary(BenchReport report)
+    {
+        ClearProgress();
+        Console.WriteLine("Summary (each pool against ThreadPool at its best):");
+        Console.WriteLine(SummaryTable.Text(report.Results));
+        if (report.Settings.Cpus is { Count: > 0 })
+        {
+            Console.WriteLine("Scaling (throughput relative to each pool's own on the fewest cores measured):");
+            Console.WriteLine(ScalingTable.Text(report.Results));
+        }
+    }
+
+    private static string Format(double value, string format) => value.ToString(format, CultureInfo.InvariantCulture);
+
+    private static string Color(Verdict verdict) => verdict switch
+    {
+        Verdict.Win => "green",
+        Verdict.Loss => "red",
+        _ => "default",
+    };
 }

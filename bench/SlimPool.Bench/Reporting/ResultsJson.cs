@@ -1,17 +1,20 @@
+using System.Runtime;
 using System.Runtime.InteropServices;
 using System.Text.Json;
+using SlimPool.Bench.Running;
 
 namespace SlimPool.Bench.Reporting;
 
 /// <summary>
-/// Writes every result as JSON: one record per scenario × case × pool with every repetition, described by
-/// <c>results.schema.json</c> next to the program (tests validate the output against it).
+/// Writes a run as JSON: the machine, the settings, the work loop's calibration, and one record per scenario ×
+/// case × core count × pool with every repetition, the median, the ratio to the reference with its interval and the
+/// verdict. Described by <c>results.schema.json</c> next to the program (tests validate the output against it).
 /// </summary>
 internal static class ResultsJson
 {
-    public const int SchemaVersion = 1;
+    public const int SchemaVersion = 2;
 
-    public static void Write(string path, BenchSettings settings, IReadOnlyList<CaseResult> results)
+    public static void Write(string path, BenchReport report)
     {
         string? directory = Path.GetDirectoryName(Path.GetFullPath(path));
         if (directory is not null)
@@ -20,10 +23,10 @@ internal static class ResultsJson
         }
 
         using FileStream stream = File.Create(path);
-        Write(stream, settings, results);
+        Write(stream, report);
     }
 
-    public static void Write(Stream stream, BenchSettings settings, IReadOnlyList<CaseResult> results)
+    public static void Write(Stream stream, BenchReport report)
     {
         using var json = new Utf8JsonWriter(stream, new JsonWriterOptions { Indented = true });
         json.WriteStartObject();
@@ -31,22 +34,23 @@ internal static class ResultsJson
         json.WriteString("createdUtc", DateTime.UtcNow);
         json.WriteStartObject("machine");
         json.WriteString("runtime", Environment.Version.ToString());
+        json.WriteString("framework", RuntimeInformation.FrameworkDescription);
         json.WriteString("os", RuntimeInformation.OSDescription);
         json.WriteString("cpu", MachineInfo.CpuModel());
         json.WriteNumber("cores", Environment.ProcessorCount);
+        json.WriteString("gcMode", GCSettings.IsServerGC ? "server" : "workstation");
+        json.WriteBoolean("gcConcurrent", MachineInfo.IsConcurrentGC);
         json.WriteEndObject();
         json.WriteStartObject("settings");
-        json.WriteString("mode", settings.Quick ? "quick" : settings.Full ? "full" : "default");
-        json.WriteNumber("repeat", settings.Repeat);
+        json.WriteString("mode", report.Settings.Mode.ToString().ToLowerInvariant());
+        json.WriteNumber("repeat", report.Settings.Repeat);
+        json.WriteString("isolation", report.Settings.Isolation == Isolation.Process ? "process" : "inproc");
+        json.WriteNumber("workLoopNsPerIteration", report.NanosecondsPerIteration);
+        json.WriteNumber("elapsedSeconds", Math.Round(report.Elapsed.TotalSeconds, 1));
         json.WriteEndObject();
         json.WriteStartArray("results");
-        foreach (CaseResult result in results)
+        foreach (CaseResult result in report.Results)
         {
-            if (result.Pools.Count == 0)
-            {
-                WriteRecord(json, result, pool: null);
-            }
-
             foreach (PoolResult pool in result.Pools)
             {
                 WriteRecord(json, result, pool);
@@ -57,28 +61,54 @@ internal static class ResultsJson
         json.WriteEndObject();
     }
 
-    private static void WriteRecord(Utf8JsonWriter json, CaseResult result, PoolResult? pool)
+    private static void WriteRecord(Utf8JsonWriter json, CaseResult result, PoolResult pool)
     {
         json.WriteStartObject();
         json.WriteString("scenario", result.Scenario);
-        json.WriteString("case", result.Case);
-        json.WriteString("pool", pool?.Pool);
-        if (result.Note is not null)
+        json.WriteString("case", result.Key);
+        json.WriteString("label", result.Case);
+        if (result.Cpus is int cpus)
         {
-            json.WriteString("note", result.Note);
-        }
-
-        if (pool is not null && result.Ratio(pool, Pools.PoolCatalog.BaselineName) is double ratio)
-        {
-            json.WriteNumber("ratioToThreadPool", ratio);
+            json.WriteNumber("cpus", cpus);
         }
         else
         {
-            json.WriteNull("ratioToThreadPool");
+            json.WriteNull("cpus");
+        }
+
+        json.WriteString("caps", result.Caps);
+        json.WriteString("pool", pool.Pool);
+        json.WriteBoolean("reference", pool.IsReference);
+        Metric primary = pool.Metrics[0];
+        json.WriteString("metric", primary.Name);
+        json.WriteString("unit", primary.Unit);
+        json.WriteStartArray("repetitions");
+        foreach (double sample in primary.Samples)
+        {
+            json.WriteNumberValue(sample);
+        }
+
+        json.WriteEndArray();
+        json.WriteNumber("median", primary.Stats.Median);
+        if (pool.Comparison is { } c)
+        {
+            json.WriteNumber("ratio", c.Ratio);
+            json.WriteNumber("ratioLow", c.Low);
+            json.WriteNumber("ratioHigh", c.High);
+            json.WriteNumber("confidence", c.Confidence);
+            json.WriteString("verdict", Text.Verdict(c.Verdict));
+        }
+        else
+        {
+            json.WriteNull("ratio");
+            json.WriteNull("ratioLow");
+            json.WriteNull("ratioHigh");
+            json.WriteNull("confidence");
+            json.WriteNull("verdict");
         }
 
         json.WriteStartArray("metrics");
-        foreach (Metric metric in pool?.Metrics ?? [])
+        foreach (Metric metric in pool.Metrics)
         {
             Stats stats = metric.Stats;
             json.WriteStartObject();

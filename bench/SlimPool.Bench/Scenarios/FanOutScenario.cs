@@ -1,87 +1,75 @@
 using System.Diagnostics;
 using SlimPool.Bench.Pools;
-using SlimPool.Bench.Reporting;
+using SlimPool.Bench.Running;
+using SlimPool.Bench.Work;
 
 namespace SlimPool.Bench.Scenarios;
 
 /// <summary>
-/// Recursive fork/join: a binary tree of items, each queueing its two children, down to leaves that spin
-/// about 1 µs. Completion is counted at the leaves.
+/// Recursive fork/join: a binary tree of items, each queueing its two children from inside the pool, down to
+/// leaves of 1 µs of calibrated work; completion is counted at the leaves.
 /// </summary>
 internal sealed class FanOutScenario : IScenario
 {
-    private const int LeafTicks = 10; // 1 µs
+    private const int Lanes = StripedCountdown.DefaultStripes;
 
     public string Name => "fan-out";
 
-    public string Description => "recursive fork/join: a binary tree of items down to ~1 µs leaves";
+    public string Description => "recursive fork/join from inside the pool: a binary tree of items down to 1 µs leaves";
 
-    public IEnumerable<CaseResult> Run(ScenarioContext context)
+    public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
-        int depth = context.Size(quick: 14, standard: 18, full: 20);
+        int depth = context.Size(quick: 15, standard: 18, full: 20);
         int leaves = 1 << depth;
-        string label = $"depth {depth}, {leaves:N0} leaves of 1 µs, {2 * leaves - 1:N0} items";
-        var rows = new List<PoolResult>();
-        foreach (PoolDefinition definition in context.Pools)
-        {
-            List<double> wall = context.RepeatOn(definition, $"fan-out {label}", pool => RunOnce(pool, depth, leaves));
-
-            rows.Add(new PoolResult(definition.Name,
-            [
-                new Metric("wall", "ms", wall),
-                new Metric("efficiency", "%", [.. wall.Select(ms => 100 * leaves * LeafTicks * 100e-9 / Environment.ProcessorCount / (ms / 1e3))]),
-            ]));
-        }
-
-        yield return new CaseResult(Name, label, rows);
+        return [new Case("tree", $"depth {depth}: {leaves:N0} leaves of 1 µs, {(2 * leaves) - 1:N0} items", depth, context.Iterations(1000))];
     }
 
-    private static double RunOnce(IThreadPool pool, int depth, int leaves)
+    public Measurement Measure<TPool>(BenchCase benchCase, TPool pool)
+        where TPool : struct, IBenchPool
     {
-        var tree = new Tree(pool, leaves);
-        long start = Stopwatch.GetTimestamp();
-        pool.Queue(Tree.Node, tree.At(depth));
-        tree.Wait("fan-out");
-        return ScenarioContext.Milliseconds(start);
-    }
-
-    private sealed class Tree : Completion
-    {
-        public static readonly Action<object?> Node = Visit;
-
-        private readonly IThreadPool _pool;
-        private readonly TreeNode[] _byDepth;
-
-        public Tree(IThreadPool pool, int leaves)
-            : base(leaves)
+        var c = (Case)benchCase;
+        return Measurement.WarmUpThenMeasure(() =>
         {
-            _pool = pool;
-            _byDepth = new TreeNode[32];
-            for (int d = 0; d < _byDepth.Length; d++)
+            var countdown = new StripedCountdown(1L << c.Depth, Lanes);
+            var tree = new Node<TPool>[c.Depth + 1][];
+            for (int d = 0; d <= c.Depth; d++)
             {
-                _byDepth[d] = new TreeNode(this, d);
+                tree[d] = new Node<TPool>[Lanes];
+                for (int lane = 0; lane < Lanes; lane++)
+                {
+                    tree[d][lane] = new Node<TPool>(pool, tree, countdown, d, lane, c.LeafIterations);
+                }
             }
-        }
 
-        // Nodes of one depth are interchangeable (the tree is counted at its leaves), so one object per depth
-        // keeps the scenario free of allocations of its own.
-        public TreeNode At(int depth) => _byDepth[depth];
+            long start = Stopwatch.GetTimestamp();
+            pool.Queue(tree[c.Depth][0]);
+            countdown.Wait("fan-out");
+            return new Measurement([new("wall", "ms", Stopwatch.GetElapsedTime(start).TotalMilliseconds)]);
+        });
+    }
 
-        private static void Visit(object? state)
+    private sealed record Case(string Key, string Label, int Depth, long LeafIterations) : BenchCase(Key, Label);
+
+    /// <summary>
+    /// The node at index j of its level stands for all nodes with j mod 64 = lane (they are interchangeable: the tree
+    /// is counted at its leaves), so the scenario allocates nothing per item. Node j's children are 2j and 2j + 1,
+    /// lanes 2·lane and 2·lane + 1 mod 64; leaf j signals stripe j mod 64, and each stripe gets 2^depth / 64 leaves.
+    /// </summary>
+    private sealed class Node<TPool>(TPool pool, Node<TPool>[][] tree, StripedCountdown countdown, int depth, int lane, long leafIterations) : BenchWorkItem
+        where TPool : struct, IBenchPool
+    {
+        public override void Execute()
         {
-            var node = (TreeNode)state!;
-            if (node.Depth == 0)
+            if (depth == 0)
             {
-                FakeProcessorWork.Spin(LeafTicks);
-                node.Tree.Signal();
+                CpuWork.Run(leafIterations);
+                countdown.Signal(lane);
                 return;
             }
 
-            TreeNode child = node.Tree.At(node.Depth - 1);
-            node.Tree._pool.Queue(Node, child);
-            node.Tree._pool.Queue(Node, child);
+            Node<TPool>[] children = tree[depth - 1];
+            pool.QueueFromPool(children[(2 * lane) % Lanes]);
+            pool.QueueFromPool(children[((2 * lane) + 1) % Lanes]);
         }
     }
-
-    private sealed record TreeNode(Tree Tree, int Depth);
 }

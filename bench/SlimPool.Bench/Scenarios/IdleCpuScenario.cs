@@ -1,51 +1,62 @@
 using System.Diagnostics;
 using SlimPool.Bench.Pools;
-using SlimPool.Bench.Reporting;
+using SlimPool.Bench.Running;
+using SlimPool.Bench.Work;
 
 namespace SlimPool.Bench.Scenarios;
 
 /// <summary>
-/// The process CPU time an idle pool burns: run a burst of items, wait for it, then measure
-/// <see cref="Process.TotalProcessorTime"/> over an idle period while the main thread sleeps.
+/// The CPU an idle pool burns: a burst of 10,000 empty items, a 100 ms pause for spinning workers to park, then
+/// the process's CPU time over an idle period while the main thread sleeps (the whole process: runtime
+/// background threads count too).
 /// </summary>
 internal sealed class IdleCpuScenario : IScenario
 {
-    private static readonly Action<object?> s_work = static state => ((Completion)state!).Signal();
-
     public string Name => "idle-cpu";
 
-    public string Description => "process CPU time an idle pool consumes (percent of one core)";
+    public string Description => "process CPU time an idle pool consumes after a burst (percent of one core)";
 
-    public IEnumerable<CaseResult> Run(ScenarioContext context)
+    public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
-        int seconds = context.Size(quick: 1, standard: 5, full: 5);
-        string label = $"idle for {seconds} s after a burst";
-        var rows = new List<PoolResult>();
-        foreach (PoolDefinition definition in context.Pools)
+        int milliseconds = context.Size(quick: 300, standard: 1000, full: 5000);
+        return [new Case("after-burst", $"idle for {milliseconds} ms after a burst of 10,000 items", milliseconds)
         {
-            context.Report($"idle-cpu {label}: {definition.Name}");
-            double percent;
-            using (IThreadPool pool = definition.Create(context.Settings.SingleWorkerCount))
-            {
-                var burst = new Completion(10_000);
-                for (int i = 0; i < 10_000; i++)
-                {
-                    pool.Queue(s_work, burst);
-                }
+            RatioFloor = 0.05,
+            Note = "values under 0.05% of a core (about the measure's resolution) count as 0.05% for the ratio",
+        }];
+    }
 
-                burst.Wait("idle-cpu burst");
-                Thread.Sleep(100); // let spinning workers park
-                using Process process = Process.GetCurrentProcess();
-                TimeSpan before = process.TotalProcessorTime;
-                long start = Stopwatch.GetTimestamp();
-                Thread.Sleep(TimeSpan.FromSeconds(seconds));
-                process.Refresh();
-                percent = 100 * (process.TotalProcessorTime - before).TotalSeconds / Stopwatch.GetElapsedTime(start).TotalSeconds;
-            }
-
-            rows.Add(new PoolResult(definition.Name, [new Metric("cpu", "% of a core", [percent], "0.00")]));
+    public Measurement Measure<TPool>(BenchCase benchCase, TPool pool)
+        where TPool : struct, IBenchPool
+    {
+        var c = (Case)benchCase;
+        var countdown = new StripedCountdown(10_000);
+        var items = new BurstItem[countdown.Stripes];
+        for (int s = 0; s < items.Length; s++)
+        {
+            items[s] = new BurstItem(countdown, s);
         }
 
-        yield return new CaseResult(Name, label, rows, "the whole process, so runtime background threads count too");
+        for (int i = 0; i < 10_000; i++)
+        {
+            pool.Queue(items[i % items.Length]);
+        }
+
+        countdown.Wait("idle-cpu burst");
+        Thread.Sleep(100);
+        using Process process = Process.GetCurrentProcess();
+        TimeSpan before = process.TotalProcessorTime;
+        long start = Stopwatch.GetTimestamp();
+        Thread.Sleep(c.Milliseconds);
+        process.Refresh();
+        double percent = 100 * (process.TotalProcessorTime - before).TotalSeconds / Stopwatch.GetElapsedTime(start).TotalSeconds;
+        return new Measurement([new("cpu", "% of a core", percent, "0.00")]);
+    }
+
+    private sealed record Case(string Key, string Label, int Milliseconds) : BenchCase(Key, Label);
+
+    private sealed class BurstItem(StripedCountdown countdown, int stripe) : BenchWorkItem
+    {
+        public override void Execute() => countdown.Signal(stripe);
     }
 }

@@ -1,93 +1,87 @@
 using System.Diagnostics;
 using SlimPool.Bench.Pools;
-using SlimPool.Bench.Reporting;
+using SlimPool.Bench.Running;
+using SlimPool.Bench.Work;
 
 namespace SlimPool.Bench.Scenarios;
 
 /// <summary>
-/// Seed 002's harness: empty items, queueing separated from draining (every item first waits on a gate, so
-/// the workers hold the first items and the rest pile up) and interleaved (no gate); queue cost, drain cost,
-/// total, GC collections and bytes allocated per item (process-wide, so the built-in pool's own allocations
-/// count).
+/// Seed 002's harness on empty items queued from one outside thread: interleaved (the pool runs items while they
+/// arrive: the "one million empty items" number) and separated (every item first waits on a gate, so the workers
+/// hold the first items and the rest pile up; then the gate opens). Queue cost, drain cost, GC collections and
+/// bytes allocated per item (process-wide, so the pool's own allocations count).
 /// </summary>
 internal sealed class QueueDrainScenario : IScenario
 {
-    private static readonly Action<object?> s_work = static state => ((GatedRun)state!).Execute();
-
     public string Name => "queue-drain";
 
-    public string Description => "seed 002: empty items; queue cost, drain cost, GC counts and bytes per item, separated and interleaved";
+    public string Description => "seed 002: empty items from one outside thread; queue cost, drain cost, GC, bytes per item; interleaved and separated";
 
-    public IEnumerable<CaseResult> Run(ScenarioContext context)
+    public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
-        int items = context.Size(quick: 100_000, standard: 500_000, full: 1_000_000);
-        foreach (bool separated in new[] { true, false })
-        {
-            string label = $"{(separated ? "separated (gate)" : "interleaved")}, {items:N0} empty items";
-            var rows = new List<PoolResult>();
-            foreach (PoolDefinition definition in context.Pools)
-            {
-                List<Sample> samples = context.RepeatOn(definition, $"queue-drain {label}", pool => RunOnce(pool, items, separated));
-
-                rows.Add(new PoolResult(definition.Name,
-                [
-                    new Metric("total", "ms", [.. samples.Select(s => s.QueueMs + s.DrainMs)]),
-                    new Metric("queue", "ms", [.. samples.Select(s => s.QueueMs)]),
-                    new Metric("drain", "ms", [.. samples.Select(s => s.DrainMs)]),
-                    new Metric("gen0", "count", [.. samples.Select(s => (double)s.Gen0)], "0"),
-                    new Metric("gen1", "count", [.. samples.Select(s => (double)s.Gen1)], "0"),
-                    new Metric("gen2", "count", [.. samples.Select(s => (double)s.Gen2)], "0"),
-                    new Metric("allocated", "B/item", [.. samples.Select(s => s.BytesPerItem)], "0.0"),
-                ]));
-            }
-
-            yield return new CaseResult(Name, label, rows);
-        }
+        int items = context.Size(quick: 200_000, standard: 1_000_000, full: 1_000_000);
+        return
+        [
+            new Case("interleaved", $"{items:N0} empty items, interleaved (queued while the pool runs them)", items, Separated: false),
+            new Case("separated", $"{items:N0} empty items, separated (a gate holds the workers until all are queued)", items, Separated: true),
+        ];
     }
 
-    private static Sample RunOnce(IThreadPool pool, int items, bool separated)
+    public Measurement Measure<TPool>(BenchCase benchCase, TPool pool)
+        where TPool : struct, IBenchPool
     {
-        var run = new GatedRun(items, gateOpen: !separated);
-        int gen0 = GC.CollectionCount(0), gen1 = GC.CollectionCount(1), gen2 = GC.CollectionCount(2);
+        var c = (Case)benchCase;
+        return Measurement.WarmUpThenMeasure(() => RunOnce(pool, c));
+    }
+
+    private static Measurement RunOnce<TPool>(TPool pool, Case c)
+        where TPool : struct, IBenchPool
+    {
+        var countdown = new StripedCountdown(c.Items);
+        using var gate = new ManualResetEventSlim(!c.Separated);
+        var items = new GatedItem[countdown.Stripes];
+        for (int s = 0; s < items.Length; s++)
+        {
+            items[s] = new GatedItem(countdown, s, gate);
+        }
+
+        int gen0 = GC.CollectionCount(0);
         long allocated = GC.GetTotalAllocatedBytes(precise: true);
-
         long start = Stopwatch.GetTimestamp();
-        for (int i = 0; i < items; i++)
+        for (int i = 0; i < c.Items; i++)
         {
-            pool.Queue(s_work, run);
+            pool.Queue(items[i % items.Length]);
         }
 
-        double queueMs = ScenarioContext.Milliseconds(start);
-        long drainStart = Stopwatch.GetTimestamp();
-        run.Open();
-        run.Wait("queue-drain");
-        double drainMs = ScenarioContext.Milliseconds(separated ? drainStart : start) - (separated ? 0 : queueMs);
+        long queued = Stopwatch.GetTimestamp();
+        gate.Set();
+        countdown.Wait("queue-drain");
+        long end = Stopwatch.GetTimestamp();
 
-        return new Sample(
-            queueMs,
-            drainMs,
-            GC.CollectionCount(0) - gen0,
-            GC.CollectionCount(1) - gen1,
-            GC.CollectionCount(2) - gen2,
-            (GC.GetTotalAllocatedBytes(precise: true) - allocated) / (double)items);
+        double totalMs = Stopwatch.GetElapsedTime(start, end).TotalMilliseconds;
+        return new Measurement(
+        [
+            new("total", "ms", totalMs),
+            new("queue", "ms", Stopwatch.GetElapsedTime(start, queued).TotalMilliseconds),
+            new("drain", "ms", Stopwatch.GetElapsedTime(queued, end).TotalMilliseconds),
+            new("per item", "ns", totalMs * 1e6 / c.Items, "0.0"),
+            new("gen0", "count", GC.CollectionCount(0) - gen0, "0"),
+            new("allocated", "B/item", (GC.GetTotalAllocatedBytes(precise: true) - allocated) / (double)c.Items, "0.0"),
+        ]);
     }
 
-    private readonly record struct Sample(double QueueMs, double DrainMs, int Gen0, int Gen1, int Gen2, double BytesPerItem);
+    private sealed record Case(string Key, string Label, int Items, bool Separated) : BenchCase(Key, Label);
 
-    private sealed class GatedRun(long items, bool gateOpen) : Completion(items)
+    private sealed class GatedItem(StripedCountdown countdown, int stripe, ManualResetEventSlim gate) : BenchWorkItem
     {
-        private readonly ManualResetEventSlim _gate = new(gateOpen);
-
-        public void Open() => _gate.Set();
-
-        public void Execute()
+        public override void Execute()
         {
-            if (!_gate.IsSet)
+            if (!gate.IsSet)
             {
-                _gate.Wait();
+                gate.Wait();
             }
 
-            Signal();
+            countdown.Signal(stripe);
         }
     }
 }

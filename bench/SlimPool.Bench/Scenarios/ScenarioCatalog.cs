@@ -5,16 +5,19 @@ internal static class ScenarioCatalog
 {
     public static IReadOnlyList<IScenario> All { get; } =
     [
-        new TinyWorkScenario(),
         new QueueDrainScenario(),
-        new IoLatencyScenario(),
-        new ThreadCountScenario(),
+        new TinyWorkScenario(),
         new SelfRequeueScenario(),
         new FanOutScenario(),
-        new WakeLatencyScenario(),
-        new IdleCpuScenario(),
+        new RealWorkScenario(),
         new AsyncChainScenario(),
+        new WakeLatencyScenario(),
+        new IoLatencyScenario(),
+        new ThreadCountScenario(),
+        new IdleCpuScenario(),
     ];
+
+    public static IScenario? Find(string name) => All.FirstOrDefault(s => s.Name.Equals(name, StringComparison.OrdinalIgnoreCase));
 
     public static IReadOnlyList<IScenario> Select(IReadOnlyList<string>? names)
     {
@@ -23,7 +26,7 @@ internal static class ScenarioCatalog
             return All;
         }
 
-        return [.. names.Select(name => All.FirstOrDefault(s => s.Name.Equals(name, StringComparison.OrdinalIgnoreCase))
+        return [.. names.Select(name => Find(name)
             ?? throw new ArgumentException($"unknown scenario '{name}'; known scenarios: {string.Join(", ", All.Select(s => s.Name))}, all"))];
     }
 }

@@ -1,12 +1,14 @@
 using System.Diagnostics;
 using SlimPool.Bench.Pools;
-using SlimPool.Bench.Reporting;
+using SlimPool.Bench.Running;
+using SlimPool.Bench.Work;
 
 namespace SlimPool.Bench.Scenarios;
 
 /// <summary>
-/// Each item queues its successor from inside the pool, many chains in flight: the path a work-stealing
-/// pool keeps local (16M items at <c>--full</c>).
+/// Each item queues its successor from inside the pool, 64 chains in flight: the local path (the built-in pool's
+/// <c>preferLocal: true</c>, SlimPool's worker deque). Each chain counts its own steps (a stripe of its own); the
+/// last step of a chain signals the run.
 /// </summary>
 internal sealed class SelfRequeueScenario : IScenario
 {
@@ -14,58 +16,60 @@ internal sealed class SelfRequeueScenario : IScenario
 
     public string Name => "self-requeue";
 
-    public string Description => "each item queues its successor from inside the pool; 64 chains in flight";
+    public string Description => "each item queues its successor from inside the pool (preferLocal); 64 chains in flight";
 
-    public IEnumerable<CaseResult> Run(ScenarioContext context)
+    public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
-        int total = context.Size(quick: 128_000, standard: 1_280_000, full: 16_000_000);
-        string label = $"{Chains} chains, {total:N0} items";
-        var rows = new List<PoolResult>();
-        foreach (PoolDefinition definition in context.Pools)
-        {
-            List<double> wall = context.RepeatOn(definition, $"self-requeue {label}", pool => RunOnce(pool, total));
-
-            rows.Add(new PoolResult(definition.Name,
-            [
-                new Metric("wall", "ms", wall),
-                new Metric("throughput", "items/s", [.. wall.Select(ms => total / (ms / 1e3))], "N0"),
-            ]));
-        }
-
-        yield return new CaseResult(Name, label, rows);
+        int total = context.Size(quick: 256_000, standard: 1_280_000, full: 16_000_000);
+        return [new Case("chains", $"{Chains} chains, {total:N0} items", total)];
     }
 
-    private static double RunOnce(IThreadPool pool, int total)
+    public Measurement Measure<TPool>(BenchCase benchCase, TPool pool)
+        where TPool : struct, IBenchPool
     {
-        var run = new Completion(total);
-        long start = Stopwatch.GetTimestamp();
-        for (int c = 0; c < Chains; c++)
+        var c = (Case)benchCase;
+        return Measurement.WarmUpThenMeasure(() =>
         {
-            var chain = new Chain(pool, run, total / Chains);
-            pool.Queue(Chain.Step, chain);
-        }
-
-        run.Wait("self-requeue");
-        return ScenarioContext.Milliseconds(start);
-    }
-
-    private sealed class Chain(IThreadPool pool, Completion run, int length)
-    {
-        public static readonly Action<object?> Step = Run;
-
-        private readonly IThreadPool _pool = pool;
-        private readonly Completion _run = run;
-        private int _left = length; // touched by one item at a time: each step queues the next
-
-        private static void Run(object? state)
-        {
-            var chain = (Chain)state!;
-            if (--chain._left > 0)
+            var countdown = new StripedCountdown(Chains, Chains);
+            var chains = new Chain<TPool>[Chains];
+            for (int i = 0; i < Chains; i++)
             {
-                chain._pool.Queue(Step, chain);
+                chains[i] = new Chain<TPool>(pool, countdown, i, c.Items / Chains);
             }
 
-            chain._run.Signal();
+            long start = Stopwatch.GetTimestamp();
+            foreach (Chain<TPool> chain in chains)
+            {
+                pool.Queue(chain);
+            }
+
+            countdown.Wait("self-requeue");
+            double ms = Stopwatch.GetElapsedTime(start).TotalMilliseconds;
+            return new Measurement(
+            [
+                new("wall", "ms", ms),
+                new("per item", "ns", ms * 1e6 / c.Items, "0.0"),
+            ]);
+        });
+    }
+
+    private sealed record Case(string Key, string Label, int Items) : BenchCase(Key, Label);
+
+    private sealed class Chain<TPool>(TPool pool, StripedCountdown countdown, int stripe, int length) : BenchWorkItem
+        where TPool : struct, IBenchPool
+    {
+        private int _left = length; // touched by one step at a time: each step queues the next
+
+        public override void Execute()
+        {
+            if (--_left > 0)
+            {
+                pool.QueueFromPool(this);
+            }
+            else
+            {
+                countdown.Signal(stripe);
+            }
         }
     }
 }

@@ -1,63 +1,59 @@
 using System.Diagnostics;
 using SlimPool.Bench.Pools;
-using SlimPool.Bench.Reporting;
+using SlimPool.Bench.Running;
+using SlimPool.Bench.Work;
 
 namespace SlimPool.Bench.Scenarios;
 
 /// <summary>
-/// Seed 003: 100,000 tiny items (each an interlocked increment) on pools with 2, 25 and 200 workers: more
-/// threads is not faster. Runs the naive one-lock pool and each SlimPool configuration chosen; the built-in pool
-/// (which sizes itself) runs once per table as the reference.
+/// Seed 003: 100,000 empty items from one outside thread on pools of exactly 2, 25 and 200 threads (the built-in
+/// pool with its minimum and maximum both set to N, SlimPool with N workers, the naive one-lock pool with N
+/// threads): more threads is not faster.
 /// </summary>
 internal sealed class ThreadCountScenario : IScenario
 {
-    private static readonly Action<object?> s_work = static state => ((Completion)state!).Signal();
-
     public string Name => "thread-count";
 
-    public string Description => "seed 003: 100,000 tiny items with 2, 25 and 200 workers; the naive one-lock pool and SlimPool";
+    public string Description => "seed 003: 100,000 empty items on pools fixed at 2, 25 and 200 threads, the naive one-lock pool too";
 
-    public IEnumerable<CaseResult> Run(ScenarioContext context)
+    public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
         int items = context.Size(quick: 20_000, standard: 100_000, full: 100_000);
-        IReadOnlyList<int> workerCounts = context.Settings.Workers is { Count: > 0 } given ? given : [2, 25, 200];
-        var pools = new List<(string Name, Func<int, IThreadPool> Create)> { ("Naive", n => new NaiveThreadPool(n)) };
-        foreach (PoolDefinition definition in context.Pools)
+        return [.. (context.Workers ?? [2, 25, 200]).Select(n => new Case($"{n}-threads", $"{n} threads, {items:N0} empty items", items)
         {
-            pools.Add((definition.Name, n => definition.Create(n)));
-        }
-
-        foreach (int workers in workerCounts)
-        {
-            string label = $"{workers} workers, {items:N0} items";
-            var rows = new List<PoolResult>();
-            foreach ((string name, Func<int, IThreadPool> create) in pools)
-            {
-                context.Report($"thread-count {label}: {name}");
-                List<double> wall;
-                using (IThreadPool pool = create(workers))
-                {
-                    wall = context.Repeat(() => RunOnce(pool, items));
-                }
-
-                string shown = name.StartsWith(PoolCatalog.BaselineName, StringComparison.Ordinal) ? name : $"{name} ×{workers}";
-                rows.Add(new PoolResult(name == PoolCatalog.BaselineName ? name : shown, [new Metric("wall", "ms", wall)]));
-            }
-
-            yield return new CaseResult(Name, label, rows, "ThreadPool sizes itself; its row is the reference, not a 'workers' setting.");
-        }
+            Setup = new PoolSetup(Workers: n, MaxThreads: n, FixedThreads: true),
+            ExtraPools = ["Naive"],
+        })];
     }
 
-    private static double RunOnce(IThreadPool pool, int items)
+    public Measurement Measure<TPool>(BenchCase benchCase, TPool pool)
+        where TPool : struct, IBenchPool
     {
-        var run = new Completion(items);
-        long start = Stopwatch.GetTimestamp();
-        for (int i = 0; i < items; i++)
+        var c = (Case)benchCase;
+        return Measurement.WarmUpThenMeasure(() =>
         {
-            pool.Queue(s_work, run);
-        }
+            var countdown = new StripedCountdown(c.Items);
+            var items = new CountItem[countdown.Stripes];
+            for (int s = 0; s < items.Length; s++)
+            {
+                items[s] = new CountItem(countdown, s);
+            }
 
-        run.Wait("thread-count");
-        return ScenarioContext.Milliseconds(start);
+            long start = Stopwatch.GetTimestamp();
+            for (int i = 0; i < c.Items; i++)
+            {
+                pool.Queue(items[i % items.Length]);
+            }
+
+            countdown.Wait("thread-count");
+            return new Measurement([new("wall", "ms", Stopwatch.GetElapsedTime(start).TotalMilliseconds), new("threads", "count", pool.ThreadCount, "0")]);
+        });
+    }
+
+    private sealed record Case(string Key, string Label, int Items) : BenchCase(Key, Label);
+
+    private sealed class CountItem(StripedCountdown countdown, int stripe) : BenchWorkItem
+    {
+        public override void Execute() => countdown.Signal(stripe);
     }
 }

@@ -1,126 +1,143 @@
 using System.Diagnostics;
 using System.Globalization;
 using SlimPool.Bench.Pools;
-using SlimPool.Bench.Reporting;
+using SlimPool.Bench.Running;
+using SlimPool.Bench.Work;
 
 namespace SlimPool.Bench.Scenarios;
 
 /// <summary>
-/// Seed 000's experiment: many items queued from outside the pool, each spinning for N ticks (1 tick = 100 ns),
-/// by ProcessorCount/2 producer threads (at least one), with at most 10,000 items outstanding or no cap.
+/// Seed 000's experiment with calibrated work: items of a fixed amount of CPU work (0.1 µs to 1 ms) queued from
+/// outside the pool by ProcessorCount/2 producer threads (at least one), at most 10,000 outstanding (and, at
+/// <c>--full</c>, uncapped too). Besides wall time it reports the overhead per item: wall time × cores ÷ items,
+/// less the work itself.
 /// </summary>
 internal sealed class TinyWorkScenario : IScenario
 {
     public const int OutstandingCap = 10_000;
 
-    private static readonly Action<object?> s_work = static state => ((TinyWorkRun)state!).Execute();
+    private const int CapCheckInterval = 64;
 
-    public static int[] DefaultTicks { get; } = [0, 1, 10, 100, 1000, 10000];
+    public static double[] DefaultWorkSizes { get; } = [0.1, 1, 10, 100, 1000];
 
-    public static int[] QuickTicks { get; } = [0, 10, 100, 1000];
+    public static double[] QuickWorkSizes { get; } = [1, 100];
 
     public string Name => "tiny-work";
 
-    public string Description => "seed 000: items spinning 0–10,000 ticks (100 ns) queued from outside the pool, capped and uncapped";
+    public string Description => "seed 000: items of 0.1 µs to 1 ms of calibrated CPU work queued from outside the pool, at most 10,000 outstanding";
 
-    public IEnumerable<CaseResult> Run(ScenarioContext context)
+    public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
-        IReadOnlyList<int> ticksList = context.Settings.Ticks ?? (context.Settings.Quick ? QuickTicks : DefaultTicks);
-        bool[] caps = context.Settings.Quick ? [true] : [true, false];
-        int producers = Math.Max(1, Environment.ProcessorCount / 2);
-
+        IReadOnlyList<double> sizes = context.WorkSizes ?? (context.Mode == BenchMode.Quick ? QuickWorkSizes : DefaultWorkSizes);
+        bool[] caps = context.Mode == BenchMode.Full ? [true, false] : [true];
+        var cases = new List<BenchCase>();
         foreach (bool capped in caps)
         {
-            foreach (int ticks in ticksList)
+            foreach (double microseconds in sizes)
             {
-                int items = ItemsFor(context, ticks);
-                string label = string.Create(CultureInfo.InvariantCulture, $"{(capped ? $"cap {OutstandingCap:N0}" : "no cap")}, {ticks} ticks ({ticks * 0.1:0.#} µs), {items:N0} items");
-                double workSeconds = ticks * FakeProcessorWork.NanosecondsPerTick / 1e9;
-                var rows = new List<PoolResult>();
-                foreach (PoolDefinition definition in context.Pools)
+                long iterations = context.Iterations(microseconds * 1000);
+                double workNs = iterations * context.NanosecondsPerIteration;
+                int items = ItemsFor(context, workNs);
+                string key = string.Create(CultureInfo.InvariantCulture, $"{(capped ? "cap" : "nocap")}-{microseconds}us");
+                string label = string.Create(CultureInfo.InvariantCulture, $"{microseconds:0.###} µs of work per item ({iterations:N0} iterations, {workNs:0} ns), {items:N0} items, {(capped ? $"at most {OutstandingCap:N0} outstanding" : "no cap")}");
+                cases.Add(new Case(key, label, iterations, workNs, items, capped)
                 {
-                    List<double> wall = context.RepeatOn(definition, $"tiny-work {label}", pool => RunOnce(pool, ticks, items, producers, capped));
-
-                    var metrics = new List<Metric>
-                    {
-                        new("wall", "ms", wall),
-                        new("throughput", "items/s", [.. wall.Select(ms => items / (ms / 1e3))], "N0"),
-                    };
-                    if (ticks > 0)
-                    {
-                        // Parallel efficiency: (items × work ÷ cores) ÷ wall time.
-                        metrics.Add(new("efficiency", "%", [.. wall.Select(ms => 100 * items * workSeconds / Environment.ProcessorCount / (ms / 1e3))]));
-                    }
-
-                    rows.Add(new PoolResult(definition.Name, metrics));
-                }
-
-                yield return new CaseResult(Name, label, rows) { Variant = capped ? "capped" : "uncapped", Parameter = ticks };
+                    Variant = capped ? "capped" : "uncapped",
+                    Parameter = microseconds,
+                });
             }
         }
+
+        return cases;
     }
 
-    private static int ItemsFor(ScenarioContext context, int ticks)
+    public Measurement Measure<TPool>(BenchCase benchCase, TPool pool)
+        where TPool : struct, IBenchPool
+    {
+        var c = (Case)benchCase;
+        return Measurement.WarmUpThenMeasure(() =>
+        {
+            double ms = RunOnce(pool, c);
+            double overheadNs = (ms * 1e6 * Environment.ProcessorCount / c.Items) - c.WorkNanoseconds;
+            return new Measurement(
+            [
+                new("wall", "ms", ms),
+                new("throughput", "items/s", c.Items / (ms / 1e3), "N0"),
+                new("overhead", "ns/item", overheadNs, "0"),
+            ]);
+        });
+    }
+
+    private static int ItemsFor(CaseContext context, double workNs)
     {
         // About the same CPU time per cell whatever the work size, within bounds.
-        if (ticks == 0)
-        {
-            return context.Size(quick: 200_000, standard: 1_000_000, full: 4_000_000);
-        }
-
-        double budgetCoreSeconds = context.Settings.Quick ? 0.04 : context.Settings.Full ? 2.0 : 0.25;
-        double perItem = ticks * FakeProcessorWork.NanosecondsPerTick / 1e9;
-        return (int)Math.Clamp(budgetCoreSeconds * Environment.ProcessorCount / perItem, context.Settings.Quick ? 200 : 500, 1_000_000);
+        double budgetCoreSeconds = context.Size(quick: 20, standard: 200, full: 2000) / 1000.0;
+        return (int)Math.Clamp(budgetCoreSeconds * Environment.ProcessorCount * 1e9 / workNs, context.Mode == BenchMode.Quick ? 200 : 500, 1_000_000);
     }
 
-    private static double RunOnce(IThreadPool pool, int ticks, int items, int producers, bool capped)
+    private static double RunOnce<TPool>(TPool pool, Case c)
+        where TPool : struct, IBenchPool
     {
-        var run = new TinyWorkRun(ticks, items);
+        var countdown = new StripedCountdown(c.Items);
+        var items = new TinyWorkItem[countdown.Stripes];
+        for (int s = 0; s < items.Length; s++)
+        {
+            items[s] = new TinyWorkItem(countdown, s, c.Iterations);
+        }
+
+        int producers = Math.Max(1, Environment.ProcessorCount / 2);
         var threads = new Thread[producers];
-        long start = Stopwatch.GetTimestamp();
+        using var go = new ManualResetEventSlim(false);
         for (int p = 0; p < producers; p++)
         {
-            int share = items / producers + (p < items % producers ? 1 : 0);
-            threads[p] = new Thread(() => Produce(pool, run, share, producers, capped)) { IsBackground = true, Name = $"producer {p}" };
+            int first = p;
+            threads[p] = new Thread(() => Produce(pool, items, countdown, first, producers, c, go)) { IsBackground = true, Name = $"producer {p}" };
             threads[p].Start();
         }
 
-        run.Wait("tiny-work");
-        double milliseconds = ScenarioContext.Milliseconds(start);
+        long start = Stopwatch.GetTimestamp();
+        go.Set();
+        countdown.Wait("tiny-work");
+        double ms = Stopwatch.GetElapsedTime(start).TotalMilliseconds;
         foreach (Thread thread in threads)
         {
             thread.Join();
         }
 
-        return milliseconds;
+        return ms;
     }
 
-    private static void Produce(IThreadPool pool, TinyWorkRun run, int share, int producers, bool capped)
+    // Producer p queues items p, p + producers, p + 2 × producers, ...: item i belongs to stripe i mod stripes.
+    private static void Produce<TPool>(TPool pool, TinyWorkItem[] items, StripedCountdown countdown, int first, int producers, Case c, ManualResetEventSlim go)
+        where TPool : struct, IBenchPool
     {
+        go.Wait();
         long queued = 0;
-        for (int i = 0; i < share; i++)
+        for (long i = first; i < c.Items; i += producers)
         {
-            if (capped)
+            if (c.Capped && (queued % CapCheckInterval) == 0)
             {
                 // Outstanding across all producers is about queued × producers − completed.
                 var spinner = default(SpinWait);
-                while (queued * producers - run.Completed >= OutstandingCap)
+                while ((queued * producers) - countdown.Completed >= OutstandingCap)
                 {
                     spinner.SpinOnce();
                 }
             }
 
-            pool.Queue(s_work, run);
+            pool.Queue(items[i % items.Length]);
             queued++;
         }
     }
 
-    private sealed class TinyWorkRun(int ticks, long items) : Completion(items)
+    private sealed record Case(string Key, string Label, long Iterations, double WorkNanoseconds, int Items, bool Capped) : BenchCase(Key, Label);
+
+    private sealed class TinyWorkItem(StripedCountdown countdown, int stripe, long iterations) : BenchWorkItem
     {
-        public void Execute()
+        public override void Execute()
         {
-            FakeProcessorWork.Spin(ticks);
-            Signal();
+            CpuWork.Run(iterations);
+            countdown.Signal(stripe);
         }
     }
 }
