@@ -1,6 +1,6 @@
 using System.Text.Json;
 
-namespace SlimPool.Tests.Infrastructure;
+namespace SlimPool.Bench.Tests;
 
 /// <summary>
 /// Checks a JSON document against the subset of JSON Schema the results schema uses: <c>type</c> (one or a

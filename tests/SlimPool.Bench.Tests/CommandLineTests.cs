@@ -1,8 +1,9 @@
 using SlimPool.Bench;
 using SlimPool.Bench.Pools;
+using SlimPool.Bench.Running;
 using SlimPool.Bench.Scenarios;
 
-namespace SlimPool.Tests.Bench;
+namespace SlimPool.Bench.Tests;
 
 public sealed class CommandLineTests
 {
@@ -19,33 +20,66 @@ public sealed class CommandLineTests
     {
         BenchSettings settings = Read();
 
-        Assert.False(settings.Quick);
-        Assert.Equal(5, settings.Repeat);
+        Assert.Equal(BenchMode.Default, settings.Mode);
+        Assert.Equal(10, settings.Repeat);
+        Assert.Equal(Isolation.Process, settings.Isolation);
         Assert.Null(settings.Workers);
+        Assert.Null(settings.Cpus);
         Assert.EndsWith("results.json", settings.JsonPath, StringComparison.Ordinal);
+        Assert.EndsWith("summary.md", settings.MarkdownPath, StringComparison.Ordinal);
     }
 
     [Fact]
     public void Read_QuickWithLists_ParsesEachList()
     {
-        BenchSettings settings = Read("--quick", "--workers", "2,25", "--ticks", "0,10", "--pools", "SlimPool,ThreadPool");
+        BenchSettings settings = Read("--quick", "--workers", "2,25", "--work", "0.1,10", "--pools", "SlimPool,ThreadPool", "--cpus", "1,2", "--isolation", "process");
 
-        Assert.Equal(2, settings.Repeat);
+        Assert.Equal(4, settings.Repeat);
         Assert.Equal([2, 25], settings.Workers);
-        Assert.Equal([0, 10], settings.Ticks);
+        Assert.Equal([0.1, 10], settings.WorkSizes);
         Assert.Equal(["SlimPool", "ThreadPool"], settings.Pools);
+        Assert.Equal([1, 2], settings.Cpus);
     }
 
     [Theory]
     [InlineData("--repeat", "0")]
     [InlineData("--repeat", "x")]
     [InlineData("--workers", "0")]
-    [InlineData("--ticks", "-5")]
+    [InlineData("--work", "-5")]
+    [InlineData("--cpus", "0")]
+    [InlineData("--isolation", "thread")]
     public void Read_BadNumber_ThrowsArgumentExceptionNamingTheOption(string option, string value)
     {
         var exception = Assert.Throws<ArgumentException>(() => Read(option, value));
 
         Assert.Contains(option, exception.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Read_CpusInProcess_ThrowsArgumentExceptionNamingBothOptions()
+    {
+        var exception = Assert.Throws<ArgumentException>(() => Read("--cpus", "1", "--isolation", "inproc"));
+
+        Assert.Contains("--cpus", exception.Message, StringComparison.Ordinal);
+        Assert.Contains("--isolation", exception.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Select_NoNames_GivesTheReferenceFirstAndNoAdapter()
+    {
+        IReadOnlyList<PoolDefinition> pools = PoolCatalog.Select(null);
+
+        Assert.True(pools[0].IsReference);
+        Assert.Equal(["ThreadPool", "SlimPool"], pools.Select(p => p.Name));
+        Assert.Single(PoolCatalog.All, p => p.IsReference);
+    }
+
+    [Fact]
+    public void Select_NamesWithoutTheReference_AddsItFirst()
+    {
+        IReadOnlyList<PoolDefinition> pools = PoolCatalog.Select(["LockFree+ARE"]);
+
+        Assert.Equal(["ThreadPool", "LockFree+ARE"], pools.Select(p => p.Name));
     }
 
     [Fact]
