@@ -1,5 +1,4 @@
 using System.Text.Json;
-using System.Text.Json.Serialization;
 
 namespace SlimPool.Bench.Running;
 
@@ -14,16 +13,15 @@ internal static class ChildProtocol
 
     public const string ResultPrefix = "slimpool-bench-result:";
 
-    private static readonly JsonSerializerOptions s_options = new()
-    {
-        Converters = { new JsonStringEnumConverter() },
-        NumberHandling = JsonNumberHandling.AllowNamedFloatingPointLiterals,
-    };
+    public static string Serialize(ChildRequest request) => JsonSerializer.Serialize(request, ChildProtocolJson.Default.ChildRequest);
 
-    public static string Serialize<T>(T value) => JsonSerializer.Serialize(value, s_options);
+    public static string Serialize(Measurement measurement) => JsonSerializer.Serialize(measurement, ChildProtocolJson.Default.Measurement);
 
-    public static T Deserialize<T>(string json) =>
-        JsonSerializer.Deserialize<T>(json, s_options) ?? throw new InvalidDataException($"empty {typeof(T).Name}");
+    public static ChildRequest DeserializeRequest(string json) =>
+        JsonSerializer.Deserialize(json, ChildProtocolJson.Default.ChildRequest) ?? throw new InvalidDataException("empty request");
+
+    public static Measurement DeserializeMeasurement(string json) =>
+        JsonSerializer.Deserialize(json, ChildProtocolJson.Default.Measurement) ?? throw new InvalidDataException("empty measurement");
 
     /// <summary>The child's entry: read the request, measure, print the result line.</summary>
     public static int RunChild(TextReader input, TextWriter output, TextWriter error)
@@ -35,7 +33,7 @@ internal static class ChildProtocol
             return 2;
         }
 
-        Measurement measurement = InProcessRunner.Execute(Deserialize<ChildRequest>(line));
+        Measurement measurement = InProcessRunner.Execute(DeserializeRequest(line));
         output.WriteLine(ResultPrefix + Serialize(measurement));
         output.Flush();
         return 0;
@@ -48,7 +46,7 @@ internal static class ChildProtocol
         {
             if (line.StartsWith(ResultPrefix, StringComparison.Ordinal))
             {
-                return Deserialize<Measurement>(line[ResultPrefix.Length..].Trim());
+                return DeserializeMeasurement(line[ResultPrefix.Length..].Trim());
             }
         }
 

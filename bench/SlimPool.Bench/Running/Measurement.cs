@@ -6,6 +6,7 @@ namespace SlimPool.Bench.Running;
 /// </summary>
 internal sealed record Measurement(IReadOnlyList<MeasuredValue> Values)
 {
+    [System.Text.Json.Serialization.JsonIgnore]
     public MeasuredValue Primary => Values[0];
 
     /// <summary>

@@ -28,12 +28,17 @@ internal sealed class IoLatencyScenario : IScenario
         int block = context.Size(quick: 20, standard: 50, full: 500);
         string shape = string.Create(CultureInfo.InvariantCulture, $"{items} items, one every {interval} ms, each");
         PoolSetup capped = new(MaxThreads: Cap);
-        return
-        [
+        var cases = new List<BenchCase>
+        {
             new Case("blocking", $"{shape} blocking {block} ms", items, interval, block, Kind.Blocking) { Setup = capped, RatioFloor = 0.01 },
             new Case("blocking-hinted", $"{shape} blocking {block} ms inside RunBlocking", items, interval, block, Kind.Hinted) { Setup = capped, RatioFloor = 0.01 },
-            new Case("async", $"{shape} awaiting a {block} ms delay", items, interval, block, Kind.Async) { Setup = capped, RatioFloor = 0.01 },
-        ];
+        };
+        if (context.Mode != BenchMode.Quick)
+        {
+            cases.Add(new Case("async", $"{shape} awaiting a {block} ms delay", items, interval, block, Kind.Async) { Setup = capped, RatioFloor = 0.01 });
+        }
+
+        return cases;
     }
 
     public Measurement Measure<TPool>(BenchCase benchCase, TPool pool)

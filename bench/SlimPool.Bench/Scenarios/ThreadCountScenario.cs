@@ -19,7 +19,7 @@ internal sealed class ThreadCountScenario : IScenario
     public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
         int items = context.Size(quick: 20_000, standard: 100_000, full: 100_000);
-        return [.. (context.Workers ?? [2, 25, 200]).Select(n => new Case($"{n}-threads", $"{n} threads, {items:N0} empty items", items)
+        return [.. (context.Workers ?? (context.Mode == BenchMode.Quick ? [2, 200] : [2, 25, 200])).Select(n => new Case($"{n}-threads", $"{n} threads, {items:N0} empty items", items)
         {
             Setup = new PoolSetup(Workers: n, MaxThreads: n, FixedThreads: true),
             ExtraPools = ["Naive"],
