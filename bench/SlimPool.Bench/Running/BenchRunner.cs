@@ -18,7 +18,7 @@ internal sealed class BenchRunner(BenchSettings settings, IReadOnlyList<PoolDefi
     {
         var total = Stopwatch.StartNew();
         double nsPerIteration = CpuWork.CalibrateNanosecondsPerIteration();
-        var context = new CaseContext(settings.Mode, nsPerIteration, settings.WorkSizes, settings.Workers);
+        var context = new CaseContext(settings.Mode, nsPerIteration, Environment.ProcessorCount, settings.WorkSizes, settings.Workers);
         console.Calibration(nsPerIteration);
 
         var cells = new List<(IScenario Scenario, BenchCase Case, int? Cpus)>();

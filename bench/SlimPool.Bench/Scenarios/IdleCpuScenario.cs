@@ -18,7 +18,7 @@ internal sealed class IdleCpuScenario : IScenario
 
     public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
-        int milliseconds = context.Size(quick: 200, standard: 1000, full: 5000);
+        int milliseconds = context.Size(quick: 200, standard: 500, full: 5000);
         return [new Case("after-burst", $"idle for {milliseconds} ms after a burst of 10,000 items", milliseconds)
         {
             RatioFloor = 0.05,

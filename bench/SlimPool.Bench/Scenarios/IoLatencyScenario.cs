@@ -23,7 +23,7 @@ internal sealed class IoLatencyScenario : IScenario
 
     public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
-        int items = context.Size(quick: 40, standard: 100, full: 1000);
+        int items = context.Size(quick: 40, standard: 50, full: 1000);
         int interval = context.Size(quick: 2, standard: 2, full: 10);
         int block = context.Size(quick: 20, standard: 50, full: 500);
         string shape = string.Create(CultureInfo.InvariantCulture, $"{items} items, one every {interval} ms, each");

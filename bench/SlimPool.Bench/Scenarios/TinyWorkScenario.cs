@@ -72,7 +72,7 @@ internal sealed class TinyWorkScenario : IScenario
     {
         // About the same CPU time per cell whatever the work size, within bounds.
         double budgetCoreSeconds = context.Size(quick: 20, standard: 200, full: 2000) / 1000.0;
-        return (int)Math.Clamp(budgetCoreSeconds * Environment.ProcessorCount * 1e9 / workNs, context.Mode == BenchMode.Quick ? 200 : 500, 1_000_000);
+        return (int)Math.Clamp(budgetCoreSeconds * context.Cores * 1e9 / workNs, context.Mode == BenchMode.Quick ? 200 : 500, 1_000_000);
     }
 
     private static double RunOnce<TPool>(TPool pool, Case c)
