@@ -2,9 +2,10 @@ namespace SlimPool.Micro;
 
 /// <summary>
 /// Counts down the items of one benchmark batch and lets the queueing thread wait for the last one. It is both
-/// the shared state of the state overload and the reusable <see cref="IWorkItem"/>, so neither path allocates.
+/// the shared state of the state overload and the reusable work item (<see cref="IWorkItem"/> for SlimPool,
+/// <see cref="IThreadPoolWorkItem"/> for the built-in pool called directly), so neither path allocates.
 /// </summary>
-internal sealed class Batch(int size) : IWorkItem, IDisposable
+internal sealed class Batch(int size) : IWorkItem, IThreadPoolWorkItem, IDisposable
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromSeconds(30);
 
@@ -13,6 +14,9 @@ internal sealed class Batch(int size) : IWorkItem, IDisposable
 
     /// <summary>The callback for the state overload: a static lambda, cached once, so queueing allocates no delegate.</summary>
     public static Action<object?> CompleteCallback { get; } = static state => ((Batch)state!).Complete();
+
+    /// <summary>The callback for the built-in pool's generic state overload, <c>UnsafeQueueUserWorkItem&lt;TState&gt;</c>.</summary>
+    public static Action<Batch> TypedCompleteCallback { get; } = static batch => batch.Complete();
 
     /// <summary>Arms the batch for <c>size</c> more items; call only when the previous batch has completed.</summary>
     public void Reset()

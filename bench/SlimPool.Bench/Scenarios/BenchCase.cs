@@ -27,6 +27,8 @@ internal record BenchCase(string Key, string Label)
 
     /// <summary>The caps in words for the table, when <see cref="Setup"/> caps the pools.</summary>
     public string? Caps => Setup.MaxThreads is int max
-        ? Setup.FixedThreads ? $"every pool fixed at {max} threads" : $"every pool capped at {max} threads (built-in: SetMaxThreads; SlimPool: MaxWorkers)"
+        ? Setup.FixedThreads
+            ? $"every pool given {max} threads (built-in: SetMinThreads and SetMaxThreads {max}, threads made on demand; SlimPool and Naive: {max} workers started)"
+            : $"every pool capped at {max} threads (built-in: SetMaxThreads; SlimPool: MaxWorkers)"
         : Setup.Workers is int workers ? $"{workers} workers" : null;
 }
