@@ -31,11 +31,7 @@ internal sealed class IdleCpuScenario : IScenario
     {
         var c = (Case)benchCase;
         var countdown = new StripedCountdown(10_000);
-        var items = new BurstItem[countdown.Stripes];
-        for (int s = 0; s < items.Length; s++)
-        {
-            items[s] = new BurstItem(countdown, s);
-        }
+        CountdownItem[] items = CountdownItem.ForEachStripe(countdown);
 
         for (int i = 0; i < 10_000; i++)
         {
@@ -54,9 +50,4 @@ internal sealed class IdleCpuScenario : IScenario
     }
 
     private sealed record Case(string Key, string Label, int Milliseconds) : BenchCase(Key, Label);
-
-    private sealed class BurstItem(StripedCountdown countdown, int stripe) : BenchWorkItem
-    {
-        public override void Execute() => countdown.Signal(stripe);
-    }
 }

@@ -33,11 +33,7 @@ internal sealed class ThreadCountScenario : IScenario
         return Measurement.WarmUpThenMeasure(() =>
         {
             var countdown = new StripedCountdown(c.Items);
-            var items = new CountItem[countdown.Stripes];
-            for (int s = 0; s < items.Length; s++)
-            {
-                items[s] = new CountItem(countdown, s);
-            }
+            CountdownItem[] items = CountdownItem.ForEachStripe(countdown);
 
             long start = Stopwatch.GetTimestamp();
             for (int i = 0; i < c.Items; i++)
@@ -51,9 +47,4 @@ internal sealed class ThreadCountScenario : IScenario
     }
 
     private sealed record Case(string Key, string Label, int Items) : BenchCase(Key, Label);
-
-    private sealed class CountItem(StripedCountdown countdown, int stripe) : BenchWorkItem
-    {
-        public override void Execute() => countdown.Signal(stripe);
-    }
 }
