@@ -35,6 +35,11 @@ try
     }
 
     settings = commandLine.Read(parsed);
+    if (settings.Cpus is not null)
+    {
+        ChildProcessRunner.RequireTaskset();
+    }
+
     pools = PoolCatalog.Select(settings.Pools);
     scenarios = ScenarioCatalog.Select(settings.Scenarios);
 }

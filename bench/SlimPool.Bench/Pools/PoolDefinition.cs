@@ -46,7 +46,10 @@ internal abstract class PoolDefinition(string name, string description, bool isD
         }
     }
 
-    /// <summary>Any <see cref="IThreadPool"/> through the interface (an extra row, never the reference).</summary>
+    /// <summary>
+    /// Any <see cref="IThreadPool"/> through the interface (an extra row, never the reference). The case's caps are
+    /// applied to the built-in pool too, for the rows that wrap it; the naive pool takes its thread count from the setup.
+    /// </summary>
     public sealed class Adapter(string name, string description, Func<PoolSetup, IThreadPool> create)
         : PoolDefinition(name, description, isDefault: false)
     {

@@ -14,6 +14,16 @@ internal sealed class ChildProcessRunner : IRepetitionRunner
 {
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(5);
 
+    /// <summary>Throws <see cref="ArgumentException"/> when <c>--cpus</c> is asked for and <c>taskset</c> cannot be found.</summary>
+    public static void RequireTaskset()
+    {
+        string[] path = (Environment.GetEnvironmentVariable("PATH") ?? "").Split(Path.PathSeparator, StringSplitOptions.RemoveEmptyEntries);
+        if (!path.Any(directory => File.Exists(Path.Combine(directory, "taskset"))))
+        {
+            throw new ArgumentException("--cpus needs taskset (Debian's util-linux), which is not on PATH");
+        }
+    }
+
     public Measurement Run(ChildRequest request, int? cpus)
     {
         ProcessStartInfo start = StartInfo(cpus);

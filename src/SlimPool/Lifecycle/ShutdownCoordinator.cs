@@ -241,9 +241,14 @@ internal sealed class ShutdownCoordinator
             }
 
             Volatile.Write(ref _shutdownResult, done);
+
+            // Inside the lock: Dispose and the shutdown task's continuation both come here, and the one that loses the
+            // lock returns the result above only once the winner has also disposed the meter and released the idle
+            // waiters, so Dispose never returns before them. A re-entrant call from _onFinished (a meter listener that
+            // disposes the pool) finds the result set and returns at once.
+            _onFinished();
         }
 
-        _onFinished();
         return done;
     }
 
