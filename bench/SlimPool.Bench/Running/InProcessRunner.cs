@@ -16,7 +16,18 @@ internal sealed class InProcessRunner : IRepetitionRunner
             throw new ArgumentException("--cpus needs --isolation process");
         }
 
-        return Execute(request);
+        // A case that caps the built-in pool caps it for the whole process: put its limits back for the next one.
+        ThreadPool.GetMinThreads(out int minWorkers, out int minIo);
+        ThreadPool.GetMaxThreads(out int maxWorkers, out int maxIo);
+        try
+        {
+            return Execute(request);
+        }
+        finally
+        {
+            ThreadPool.SetMaxThreads(maxWorkers, maxIo);
+            ThreadPool.SetMinThreads(minWorkers, minIo);
+        }
     }
 
     /// <summary>Finds the request's scenario, case and pool and measures; what a child process runs too.</summary>
