@@ -9,7 +9,7 @@ public sealed class ProcessIsolationTests
     private static readonly TimeSpan s_timeout = TimeSpan.FromMinutes(4);
 
     [Fact]
-    public void Program_TinyScenarioInChildProcesses_WritesResultsChartsAndSummary()
+    public void Program_CappedScenariosInChildProcesses_WriteResultsChartsAndSummary()
     {
         string directory = Path.Combine(Path.GetTempPath(), "slimpool-bench-" + Guid.NewGuid().ToString("N"));
         try
@@ -17,7 +17,7 @@ public sealed class ProcessIsolationTests
             string json = Path.Combine(directory, "results.json");
             string markdown = Path.Combine(directory, "summary.md");
             (int exitCode, string output) = RunProgram(
-                "--quick", "--scenario", "thread-count", "--workers", "2", "--repeat", "4", "--isolation", "process",
+                "--quick", "--scenario", "thread-count,io-latency", "--workers", "2", "--repeat", "4", "--isolation", "process",
                 "--json", json, "--charts", directory, "--markdown", markdown);
 
             Assert.True(exitCode == 0, output);
@@ -25,8 +25,12 @@ public sealed class ProcessIsolationTests
             Assert.Empty(ResultsSchema.Validate(text));
             JsonElement root = JsonDocument.Parse(text).RootElement;
             Assert.Equal("process", root.GetProperty("settings").GetProperty("isolation").GetString());
-            JsonElement[] records = [.. root.GetProperty("results").EnumerateArray()];
+            JsonElement[] all = [.. root.GetProperty("results").EnumerateArray()];
+            JsonElement[] records = [.. all.Where(r => r.GetProperty("scenario").GetString() == "thread-count")];
             Assert.Equal(["ThreadPool", "SlimPool", "Naive"], records.Select(r => r.GetProperty("pool").GetString()));
+            JsonElement[] latency = [.. all.Where(r => r.GetProperty("scenario").GetString() == "io-latency")];
+            Assert.Equal(4, latency.Length); // blocking and blocking-hinted (quick), two pools each
+            Assert.All(latency, r => Assert.StartsWith("every pool capped at 10 threads", r.GetProperty("caps").GetString(), StringComparison.Ordinal));
             foreach (JsonElement record in records)
             {
                 Assert.Equal(4, record.GetProperty("repetitions").GetArrayLength());

@@ -15,6 +15,7 @@ internal static class ScenarioCatalog
         new IoLatencyScenario(),
         new ThreadCountScenario(),
         new IdleCpuScenario(),
+        new NeighbourScenario(),
     ];
 
     public static IScenario? Find(string name) => All.FirstOrDefault(s => s.Name.Equals(name, StringComparison.OrdinalIgnoreCase));
