@@ -136,6 +136,50 @@ internal sealed class LockFreeSegment
         }
     }
 
+    /// <summary>
+    /// Takes up to <paramref name="buffer"/>'s length of the oldest entries with one compare-and-swap on the head:
+    /// only entries already published, in order, from the head on. Returns how many were taken; 0 when the head's
+    /// cell holds no published entry (empty, or its producer is between its claim and its publish: the caller
+    /// that needs an answer then uses <see cref="TryDequeue"/>, which waits for that producer).
+    /// </summary>
+    public int TryDequeueBatch(Span<QueuedWorkItem> buffer)
+    {
+        Cell[] cells = _cells;
+        while (true)
+        {
+            long head = Volatile.Read(ref _positions.Head);
+
+            // Count the published cells from the head (acquire each: its entry was written before its sequence).
+            // A cell whose sequence is position + 1 holds that position's entry for this lap, and nobody else can
+            // take or rewrite it before the head moves past it, which makes our compare-and-swap fail.
+            int count = 0;
+            while (count < buffer.Length && Volatile.Read(ref cells[(int)(head + count) & _mask].Sequence) == head + count + 1)
+            {
+                count++;
+            }
+
+            if (count == 0)
+            {
+                return 0;
+            }
+
+            if (Interlocked.CompareExchange(ref _positions.Head, head + count, head) == head)
+            {
+                for (int i = 0; i < count; i++)
+                {
+                    ref Cell cell = ref cells[(int)(head + i) & _mask];
+                    buffer[i] = cell.Item;
+                    cell.Item = default;
+                    Volatile.Write(ref cell.Sequence, head + i + cells.Length); // free the cell for the next lap
+                }
+
+                return count;
+            }
+
+            // Another consumer moved the head first; count again from where it is now.
+        }
+    }
+
     private struct Cell
     {
         public QueuedWorkItem Item;

@@ -84,12 +84,23 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
                     // Freeze before linking: once a consumer can see Next, no producer can still add to this
                     // ring, so "ring empty and Next set" means "ring finished" (see TryDequeue).
                     tail.Freeze();
-                    var next = new LockFreeSegment(Math.Min(tail.Length * 2, MaxSegmentLength));
+                    var next = new LockFreeSegment(NextSegmentLength(tail.Length, Count));
                     tail.Next = next;
                     _tail = next;
                 }
             }
         }
+    }
+
+    // The next ring is four times the full one (at most MaxSegmentLength), or twice what is queued now if that is
+    // more. Rings are reused lap after lap once the older ones drain, so the last ring a burst leaves behind decides
+    // whether the next burst allocates: growing by four reaches a ring that holds the whole burst in fewer steps
+    // than doubling (whose last ring holds only about half of it), at most twice the memory doubling would hold.
+    // Fresh memory is what growth costs: a page fault every 128 cells, several times the cost of the enqueue itself.
+    internal static int NextSegmentLength(int fullLength, long backlog)
+    {
+        long wanted = Math.Max(4L * fullLength, 2 * backlog);
+        return (int)Math.Min(MaxSegmentLength, (long)System.Numerics.BitOperations.RoundUpToPowerOf2((ulong)wanted));
     }
 
     // Every Enqueue ends with the compare-and-swap that claims its position in a ring's tail (LockFreeSegment.
@@ -100,6 +111,13 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
         Enqueue(item);
         return true;
     }
+
+    /// <summary>
+    /// Takes up to <paramref name="buffer"/>'s length of published entries from the front of the current head segment
+    /// with one compare-and-swap (see <see cref="LockFreeSegment.TryDequeueBatch"/>); 0 may mean only that the front
+    /// entry is not published yet or sits in the next segment: use <see cref="TryDequeue"/> for a definite answer.
+    /// </summary>
+    internal int TryDequeueBatch(Span<QueuedWorkItem> buffer) => _head.TryDequeueBatch(buffer);
 
     /// <inheritdoc />
     public bool TryDequeue(out QueuedWorkItem item)

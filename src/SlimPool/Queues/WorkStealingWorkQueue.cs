@@ -168,32 +168,38 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
         t_local = null;
     }
 
-    // A worker that found its deque empty and took an item from the shared queue takes a few more into its own
-    // deque while it is there: its compare-and-swaps on the shared head then run back to back with the line in
-    // its own cache, instead of the head bouncing between consumers (and the producer's cells) item by item. The
-    // items stay visible (IsEmpty) and stealable by idle siblings. An item is in neither place between one dequeue
-    // and its push, so IsEmpty is not linearizable: a sibling whose last look (its re-check before parking) falls in
-    // that window sees nothing and parks, and the pushes, plain stores, wake nobody. If this worker's own item then
-    // blocks, the moved items would wait with a sibling asleep. So a refill that moved anything ends like a publish:
-    // OnRefilled (a full fence, then the producer's wake check), which pairs with that sibling's announce-then-recheck.
+    // A worker that found its deque empty and took an item from the shared queue takes up to InjectionBatch - 1 more
+    // into its own deque while it is there, with one compare-and-swap on the shared head (LockFreeWorkQueue.
+    // TryDequeueBatch): consumers then meet on that line once a batch instead of once an item, which is what limited
+    // the drain of a backlog queued from outside. The items stay visible (IsEmpty) and stealable by idle siblings.
+    // The batch is in neither place between that one dequeue and its pushes, so IsEmpty is not linearizable: a
+    // sibling whose last look (its re-check before parking) falls in that window sees nothing and parks, and the
+    // pushes, plain stores, wake nobody. If this worker's own item then blocks, the moved items would wait with a
+    // sibling asleep. So a refill that moved anything ends like a publish: OnRefilled (a full fence, then the
+    // producer's wake check), which pairs with that sibling's announce-then-recheck. (Modelled with -DWS in
+    // SpinThenParkIdleWait.pml and StarvationGuard.pml: a batch of one or two leaves in one step, pushed one by one.)
     private void RefillFrom(WorkStealingDeque local)
     {
-        int moved = 0;
-        for (int i = 1; i < InjectionBatch; i++)
+        RefillBuffer buffer = default;
+        int moved = _injection.TryDequeueBatch(buffer);
+        if (moved == 0)
         {
-            if (!_injection.TryDequeue(out QueuedWorkItem extra))
-            {
-                break;
-            }
-
-            local.Push(extra);
-            moved++;
+            return;
         }
 
-        if (moved != 0)
+        for (int i = 0; i < moved; i++)
         {
-            OnRefilled?.Invoke();
+            local.Push(buffer[i]);
         }
+
+        OnRefilled?.Invoke();
+    }
+
+    // Room for one refill on the worker's stack: entries hold references, so no stackalloc.
+    [System.Runtime.CompilerServices.InlineArray(InjectionBatch - 1)]
+    private struct RefillBuffer
+    {
+        private QueuedWorkItem _first;
     }
 
     private bool TrySteal(WorkStealingDeque? local, out QueuedWorkItem item)

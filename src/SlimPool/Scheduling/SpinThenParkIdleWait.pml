@@ -17,8 +17,9 @@
  * queue once more first (SlimThreadPool.WorkerMain) and stays if it is not empty.
  * With -DBLOCKING an item may block for ever (never return, tell nobody). The property is then that no item is left
  * queued while a worker is parked (the blocked workers are the starvation guard's business, StarvationGuard.pml).
- * With -DWS the queue is the work-stealing one: a worker that took an item may move one more from the shared queue
- * into its own deque, in two steps, between which the item is in neither place and a look (IsEmpty) misses it. The
+ * With -DWS the queue is the work-stealing one: a worker that took an item may move a batch more from the shared
+ * queue into its own deque (one or two here): the batch leaves the shared queue in one step, then is pushed one item
+ * at a time, and until its push an item is in neither place and a look (IsEmpty) misses it. The
  * refill then ends like a publish (SlimThreadPool.OnRefilled: fence, then the producer's wake check); with
  * -DBROKEN_REFILL it does not, and with blocking items Spin must find the moved item stranded behind a worker that
  * parked during the transit.
@@ -169,6 +170,7 @@ active proctype Stopper() {
 proctype Worker(byte me) {
     bool isSearching = true;           /* Slot.IsSearching, owned by this worker */
     byte i;
+    byte moving;                       /* -DWS: items of our refill not yet pushed */
     bool found;
     byte seenSearching, seenParked;
     searching++;                       /* OnWorkerStarted */
@@ -183,10 +185,19 @@ loop:
     if
     :: found ->
 #ifdef WS
-        /* WorkStealingWorkQueue.RefillFrom: one more item from the shared queue into our deque, in two steps */
+        /* WorkStealingWorkQueue.RefillFrom: a batch (here one or two items) leaves the shared queue in one step (one
+           compare-and-swap on its head), then enters our deque one push at a time */
         if
-        :: atomic { items > 0 -> items--; transit++ };
-            atomic { transit--; items++; refills++ };
+        :: atomic { items > 0 -> items--; transit++; moving = 1;
+                    if
+                    :: items > 0 -> items--; transit++; moving = 2
+                    :: true -> skip
+                    fi };
+            do
+            :: moving > 0 -> atomic { transit--; items++; moving-- }
+            :: else -> break
+            od;
+            refills++;
 #ifndef BROKEN_REFILL
             onWorkQueued(false)        /* SlimThreadPool.OnRefilled: a full fence, then the wake check */
 #else

@@ -10,9 +10,10 @@
  * With -DOLD_ARMING the producer unparks the guard only when its read of the idle state found no worker idle or
  * searching (the code before this model): a burst that lands on idle workers, which then block, leaves items
  * queued and the guard parked. Spin must find that.
- * With -DWS the queue is the work-stealing one: a worker that takes an item from the shared queue may move one more
- * into its own deque, and that item is in neither place between the two steps, so a look at the queue (IsEmpty)
- * then sees nothing (not linearizable). The refill then arms the guard like a publish (SlimThreadPool.OnRefilled);
+ * With -DWS the queue is the work-stealing one: a worker that takes an item from the shared queue may move a batch
+ * more into its own deque (one or two here): the batch leaves the shared queue in one step and is pushed one item at
+ * a time, and an item is in neither place until its push, so a look at the queue (IsEmpty) may see nothing (not
+ * linearizable). The refill then arms the guard like a publish (SlimThreadPool.OnRefilled);
  * with -DBROKEN_REFILL it does not, and Spin must find the item stranded behind a guard that parked during the
  * transit. A deque's items stay visible and stealable, so they count in `items` once pushed.
  *
@@ -56,6 +57,7 @@ inline armGuard() {
 
 proctype Worker() {
     bool found;
+    byte moving;                                /* -DWS: items of our refill not yet pushed */
 loop:
     atomic {                                    /* TryDequeue */
         if
@@ -66,9 +68,16 @@ loop:
     if
     :: found ->
 #ifdef WS
-        if                                      /* RefillFrom: move one more into our deque, in two steps */
-        :: atomic { items > 0 -> items--; transit++ };
-            atomic { transit--; items++ };
+        if                                      /* RefillFrom: a batch (one or two) leaves the shared queue at once, */
+        :: atomic { items > 0 -> items--; transit++; moving = 1;  /* then is pushed one item at a time */
+                    if
+                    :: items > 0 -> items--; transit++; moving = 2
+                    :: true -> skip
+                    fi };
+            do
+            :: moving > 0 -> atomic { transit--; items++; moving-- }
+            :: else -> break
+            od;
 #ifndef BROKEN_REFILL
             armGuard()                          /* OnRefilled: full fence, wake check, guard arming */
 #else
