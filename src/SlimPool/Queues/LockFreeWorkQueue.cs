@@ -8,8 +8,9 @@ namespace SlimPool.Queues;
 /// <para>Producers and consumers each claim a position with one compare-and-swap; the cell's sequence number
 /// says whether it is free for this lap (producers) or holds this lap's entry (consumers). A segment is a ring
 /// that is reused lap after lap, so a queue whose consumers keep up allocates nothing. When a ring is full its
-/// producers freeze it and link a segment twice its size (up to 2^20 cells); consumers move on once the frozen
-/// ring is drained. Only growth takes a lock.</para>
+/// producers freeze it and link a segment four times its size, or twice the backlog (up to 2^20 cells; see
+/// <see cref="NextSegmentLength"/>); consumers move on once the frozen ring is drained. Only growth takes a
+/// lock.</para>
 /// <para>A consumer that reaches a cell a producer has claimed but not yet written waits for that write, so
 /// <see cref="TryDequeue"/> fails only when no position was claimed: the guarantee the pool's idle protocol
 /// needs.</para>
