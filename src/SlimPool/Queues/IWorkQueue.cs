@@ -15,8 +15,10 @@ namespace SlimPool.Queues;
 /// <see cref="IsEmpty"/> returns <see langword="false"/> and <see cref="TryDequeue"/> does not fail until
 /// some thread has taken it. (<see cref="TryDequeue"/> may fail while an <see cref="Enqueue"/> is still in
 /// progress; the pool handles that case.)</description></item>
-/// <item><description><see cref="TryDequeue"/> returns <see langword="false"/> only when it saw no entry.
-/// A queue must not fail it spuriously, for example on a lost race, while entries remain.</description></item>
+/// <item><description><see cref="TryDequeue"/> returns <see langword="false"/> only when it saw no entry, or
+/// when every entry it saw was taken by another thread before it could take it. A queue must not fail it
+/// spuriously, for example on a lost race, while an entry it saw remains. (Entries that arrive during a failing
+/// call may be missed: the pool looks at <see cref="IsEmpty"/> before a worker parks.)</description></item>
 /// </list>
 /// <para>The pool calls <see cref="AttachWorker"/> on each worker thread before its first
 /// <see cref="TryDequeue"/> and <see cref="DetachWorker"/> after its last, so a queue may keep per-worker

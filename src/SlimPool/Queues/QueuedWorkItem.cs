@@ -30,8 +30,8 @@ public readonly struct QueuedWorkItem
     /// <summary>Whether this is the empty <see langword="default"/> entry.</summary>
     public bool IsEmpty => _callback is null;
 
-    /// <summary>The callback object, for tests that look inside entries.</summary>
-    internal object CallbackForTests => _callback!;
+    /// <summary>The callback object as stored: the user's, or one of the pool's own wrappers.</summary>
+    internal object StoredCallback => _callback!;
 
     /// <summary>The callback as the user queued it, looking through the pool's own wrappers.</summary>
     internal object UserCallback => _callback is IWrappedWorkItem wrapped ? wrapped.Callback : _callback!;

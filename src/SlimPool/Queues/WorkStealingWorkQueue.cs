@@ -202,6 +202,12 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
         private QueuedWorkItem _first;
     }
 
+    // Two passes: first from siblings with at least two entries, then a lone entry, after giving its owner a moment
+    // to pop it itself (WorkStealingDeque.TryStealAfterOwnerGrace: stealing it would move a chain of items that each
+    // queue their successor to this core, and back, at every step). The grace fails only when the lone entry was
+    // taken meanwhile, so the contract holds (a failure saw its entries taken by others); the owner may have pushed
+    // a successor since, which this call misses. The caller then sees the queue non-empty and looks again instead
+    // of parking (WorkerLoop, IdleWait.WaitForWork), and an entry whose owner stays busy is stolen on a later look.
     private bool TrySteal(WorkStealingDeque? local, out QueuedWorkItem item)
     {
         WorkStealingDeque?[] deques = _deques;
@@ -212,7 +218,16 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
         for (int i = 0; i < count; i++)
         {
             WorkStealingDeque? victim = deques[(start + i) % count];
-            if (victim is not null && victim != local && victim.TrySteal(out item))
+            if (victim is not null && victim != local && victim.TryStealIfMoreThanOne(out item))
+            {
+                return true;
+            }
+        }
+
+        for (int i = 0; i < count; i++)
+        {
+            WorkStealingDeque? victim = deques[(start + i) % count];
+            if (victim is not null && victim != local && !victim.IsEmpty && victim.TryStealAfterOwnerGrace(out item))
             {
                 return true;
             }

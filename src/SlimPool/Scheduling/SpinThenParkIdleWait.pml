@@ -22,7 +22,9 @@
  * at a time, and until its push an item is in neither place and a look (IsEmpty) misses it. The
  * refill then ends like a publish (SlimThreadPool.OnRefilled: fence, then the producer's wake check); with
  * -DBROKEN_REFILL it does not, and with blocking items Spin must find the moved item stranded behind a worker that
- * parked during the transit.
+ * parked during the transit. A steal may also leave a lone item to its owner for a moment
+ * (WorkStealingDeque.TryStealAfterOwnerGrace), so under -DWS TryDequeue may fail with items queued, up to DECLINES
+ * times (default 1); the code fails only once the owner took the item, which this over-approximates.
  * With -DSTOP a stopper sets IsStopping and wakes every parked worker (IdleWait.Stop, WakeAll) once the producers are
  * done; workers exit when they see it and the queue empty. Then no worker may stay parked.
  *
@@ -59,6 +61,10 @@ bool permit[WORKERS];          /* Parker._permit, one per worker */
 byte pushes = 0;
 byte wakes = 0;                /* all wakes: producers', refills' and chains' */
 byte transit = 0;              /* -DWS: taken from the shared queue, not yet in the taker's deque */
+#ifndef DECLINES
+#define DECLINES 1          /* -DWS: how many dequeues may fail with items queued (a steal's grace) */
+#endif
+byte declines = 0;
 byte producerWakes = 0;
 byte producersDone = 0;
 byte retired = 0;
@@ -179,6 +185,9 @@ loop:
     atomic {
         if
         :: items > 0 -> items--; found = true
+#ifdef WS
+        :: items > 0 && declines < DECLINES -> declines++; found = false   /* a steal's grace (see the top) */
+#endif
         :: else -> found = false
         fi
     }

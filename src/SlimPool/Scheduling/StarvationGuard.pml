@@ -15,7 +15,9 @@
  * a time, and an item is in neither place until its push, so a look at the queue (IsEmpty) may see nothing (not
  * linearizable). The refill then arms the guard like a publish (SlimThreadPool.OnRefilled);
  * with -DBROKEN_REFILL it does not, and Spin must find the item stranded behind a guard that parked during the
- * transit. A deque's items stay visible and stealable, so they count in `items` once pushed.
+ * transit. A deque's items stay visible and stealable, so they count in `items` once pushed. A steal may leave a
+ * lone item to its owner (WorkStealingDeque.TryStealAfterOwnerGrace): TryDequeue may then fail with items queued,
+ * up to DECLINES times (default 1); the code fails only once the owner took the item, which this over-approximates.
  *
  * What is abstracted: the idle protocol's own correctness is checked by the idle-wait models; here a worker with no
  * item waits until the queue is not empty (an ideal idle wait) and `idle` counts workers waiting. A period of the
@@ -42,6 +44,10 @@ bool guardParked = false;   /* StarvationGuard._parked */
 bool permit = false;        /* the guard's Parker */
 byte spares = 0;
 byte transit = 0;           /* taken from the shared queue, not yet pushed to the taker's deque */
+#ifndef DECLINES
+#define DECLINES 1          /* -DWS: how many dequeues may fail with items queued (a steal's grace) */
+#endif
+byte declines = 0;
 
 /* StarvationGuard.OnQueued: read _parked; the caller whose exchange takes it from 1 to 0 unparks the guard. */
 inline armGuard() {
@@ -62,6 +68,9 @@ loop:
     atomic {                                    /* TryDequeue */
         if
         :: items > 0 -> items--; found = true
+#ifdef WS
+        :: items > 0 && declines < DECLINES -> declines++; found = false   /* a steal's grace (see the top) */
+#endif
         :: else -> found = false
         fi
     }

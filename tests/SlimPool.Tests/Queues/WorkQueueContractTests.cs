@@ -93,7 +93,7 @@ public abstract class WorkQueueContractTests
         Assert.True(queue.IsEmpty);
     }
 
-    internal static object ItemCallback(in QueuedWorkItem item) => item.CallbackForTests;
+    internal static object ItemCallback(in QueuedWorkItem item) => item.StoredCallback;
 
     internal sealed class IdBox(int id) : IWorkItem
     {

@@ -157,6 +157,117 @@ public sealed class WorkStealingDequeTests
         Assert.Equal(7, IdOf(stolen));
     }
 
+    [Fact]
+    public void Push_BurstLikeThePreviousOneBelowTheShrinkLimit_AllocatesNothing()
+    {
+        var deque = new WorkStealingDeque(this, 0);
+        QueuedWorkItem entry = Entry(1);
+        const int Burst = 10_000;
+        Assert.True(Burst < WorkStealingDeque.ShrinkAbove);
+
+        int first = PushThenPop(deque, entry, Burst); // grows the array
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        int second = PushThenPop(deque, entry, Burst);
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+
+        Assert.Equal(0, allocated);
+        Assert.Equal(Burst, first);
+        Assert.Equal(Burst, second);
+        Assert.True(deque.Capacity >= Burst);
+
+        static int PushThenPop(WorkStealingDeque deque, QueuedWorkItem entry, int count)
+        {
+            for (int i = 0; i < count; i++)
+            {
+                deque.Push(entry);
+            }
+
+            int popped = 0;
+            while (deque.TryPop(out _))
+            {
+                popped++;
+            }
+
+            return popped;
+        }
+    }
+
+    [Fact]
+    public void TryStealAfterOwnerGrace_LoneEntryItsOwnerLeaves_StealsIt()
+    {
+        var deque = new WorkStealingDeque(this, 0);
+        deque.Push(Entry(5));
+
+        Assert.True(deque.TryStealAfterOwnerGrace(out QueuedWorkItem stolen));
+        Assert.Equal(5, IdOf(stolen));
+        Assert.True(deque.IsEmpty);
+    }
+
+    [Fact]
+    public void TryStealIfMoreThanOne_LoneEntry_LeavesItToTheOwner()
+    {
+        var deque = new WorkStealingDeque(this, 0);
+        deque.Push(Entry(1));
+        Assert.False(deque.TryStealIfMoreThanOne(out _));
+        Assert.Equal(1, deque.Count);
+
+        deque.Push(Entry(2));
+        Assert.True(deque.TryStealIfMoreThanOne(out QueuedWorkItem stolen));
+        Assert.Equal(1, IdOf(stolen)); // the oldest
+        Assert.True(deque.TryPop(out QueuedWorkItem popped));
+        Assert.Equal(2, IdOf(popped));
+    }
+
+    [Fact]
+    public void TryStealAfterOwnerGrace_OwnerRunningAChain_LeavesMostStepsToTheOwnerAndLosesNone()
+    {
+        // The owner runs a chain: each step pops the lone entry and pushes the next, as a worker does for an item
+        // that queues its successor. A thief that grants the grace takes a step only when the owner was away for
+        // it; every entry is taken exactly once either way.
+        const int Steps = 50_000;
+        var deque = new WorkStealingDeque(this, 0);
+        var taken = new int[Steps];
+        int stolen = 0;
+        int declined = 0;
+        using var done = new ManualResetEventSlim();
+        var thief = new Thread(() =>
+        {
+            while (!done.IsSet)
+            {
+                if (deque.TryStealAfterOwnerGrace(out QueuedWorkItem item))
+                {
+                    Interlocked.Increment(ref taken[IdOf(item)]);
+                    stolen++;
+                }
+                else if (!deque.IsEmpty)
+                {
+                    declined++;
+                }
+            }
+        });
+        thief.Start();
+
+        for (int step = 0; step < Steps; step++)
+        {
+            deque.Push(Entry(step));
+            Thread.SpinWait(4); // the rest of the item that queued its successor: a few hundred nanoseconds
+            if (deque.TryPop(out QueuedWorkItem item))
+            {
+                Interlocked.Increment(ref taken[IdOf(item)]);
+            }
+        }
+
+        done.Set();
+        Assert.True(thief.Join(Bounded.Timeout));
+        while (deque.TryPop(out QueuedWorkItem left))
+        {
+            taken[IdOf(left)]++;
+        }
+
+        Assert.All(taken, count => Assert.Equal(1, count));
+        Assert.True(stolen < Steps / 10, $"the thief took {stolen} of {Steps} steps (declined {declined} times)");
+    }
+
     // Pushes n entries whose state objects are reachable only through the deque; returns weak references to them.
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
     private static WeakReference[] PushTracked(WorkStealingDeque deque, int n)
