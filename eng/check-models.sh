@@ -3,11 +3,13 @@
 # table below is one run: a model, its flags, and whether Spin must find no error ("none") or must find one
 # ("some": a deliberately broken variant, so the check itself can fail). The flags each model takes are explained
 # at the top of its .pml file (src/SlimPool/Scheduling/):
-#   SpinThenParkIdleWait.pml  BLOCKING (items may never return), WS (work-stealing refill in transit, steals that leave a lone item to its owner), STOP (wake-all
-#                             on shutdown), SPARES=n (retiring spares); broken: BROKEN (no re-check), BROKEN_RETIRE
-#                             (a popped spare retires), BROKEN_REFILL (a refill wakes nobody)
+#   SpinThenParkIdleWait.pml  BLOCKING (items may never return), WS (work-stealing refill in transit, and DECLINES:
+#                             steals that leave a lone item to its owner), STOP (wake-all on shutdown), SPARES=n
+#                             (retiring spares); broken: BROKEN (no re-check), BROKEN_RETIRE (a popped spare
+#                             retires), BROKEN_REFILL (a refill wakes nobody)
 #   AutoResetEventIdleWait.pml BLOCKING; broken: BROKEN (no re-check), BROKEN_CHAIN (merged Sets not passed on)
-#   StarvationGuard.pml       WS (refill in transit, steals that leave a lone item); broken: OLD_ARMING (armed only when every worker was busy), BROKEN_REFILL
+#   StarvationGuard.pml       WS (refill in transit, and DECLINES); broken: OLD_ARMING (armed only when every worker
+#                             was busy), BROKEN_REFILL
 # Sizes: 2 workers with 2 producers x 1 item, or 1 producer x 3 items; a steal's grace (DECLINES, one failed
 # dequeue with items queued) multiplies the states about threefold, so it runs with 1 producer x 2 items, and the
 # 3-item WS runs leave it out (DECLINES=0). About 5 minutes in all.

@@ -227,7 +227,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
         for (int i = 0; i < count; i++)
         {
             WorkStealingDeque? victim = deques[(start + i) % count];
-            if (victim is not null && victim != local && !victim.IsEmpty && victim.TryStealAfterOwnerGrace(out item))
+            if (victim is not null && victim != local && victim.TryStealAfterOwnerGrace(out item))
             {
                 return true;
             }
