@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(SlimPool SlimPool.Extensions.DependencyInjection)
+packages=(SlimPool SlimPool.Extensions.DependencyInjection SlimPool.Akka)
 
 pack_args=()
 for arg in "$@"; do

@@ -17,7 +17,8 @@ public sealed partial class SlimThreadPool
     public TaskScheduler TaskScheduler => _taskScheduler;
 
     /// <summary>
-    /// The <see cref="System.Threading.SynchronizationContext"/> installed on every worker: <c>Post</c> queues
+    /// The <see cref="System.Threading.SynchronizationContext"/> installed on every worker (unless
+    /// <see cref="SlimThreadPoolOptions.UseSynchronizationContext"/> is off): <c>Post</c> queues
     /// to this pool, so an <c>await</c> in code running on the pool resumes on the pool. <c>Send</c> runs the
     /// callback inline on a worker of this pool (so it can never deadlock there) and otherwise posts it and
     /// waits for it.

@@ -132,6 +132,16 @@ public sealed class SlimThreadPoolOptions
     public bool UseBackgroundThreads { get; set; } = true;
 
     /// <summary>
+    /// Whether the workers run every item under the pool's <see cref="SlimThreadPool.SynchronizationContext"/>, so
+    /// that an <c>await</c> in code running on the pool resumes on the pool. Default: <see langword="true"/>. With
+    /// <see langword="false"/>, <see cref="SynchronizationContext.Current"/> is <see langword="null"/> at the start of
+    /// every item, as on the built-in pool's threads: an <c>await</c> then resumes through
+    /// <see cref="TaskScheduler.Current"/>, which is what a runtime with its own <see cref="TaskScheduler"/> needs
+    /// (Akka.NET's actors, for one: under a context, an <c>await</c> in an actor would resume outside the actor).
+    /// </summary>
+    public bool UseSynchronizationContext { get; set; } = true;
+
+    /// <summary>
     /// Called on each worker thread (permanent or spare) when it starts, before it takes any work, with the
     /// worker's index (0 to <see cref="WorkerCount"/> − 1 for permanent workers, higher for spare workers): the
     /// place to set affinity, culture or a profiler's thread name. What it sets in the thread's

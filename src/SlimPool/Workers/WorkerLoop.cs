@@ -23,7 +23,8 @@ internal sealed class WorkerLoop
     private readonly WorkItemRunner _runner;
     private readonly ShutdownCoordinator _shutdown;
     private readonly IdleTracker _idle;
-    private readonly SynchronizationContext _synchronizationContext;
+    // The context every item starts under: the pool's, or null (SlimThreadPoolOptions.UseSynchronizationContext).
+    private readonly SynchronizationContext? _synchronizationContext;
     private readonly int _spareIdleTimeoutMs;
     private readonly ThreadPriority _threadPriority;
     private readonly bool _useBackgroundThreads;
@@ -50,7 +51,7 @@ internal sealed class WorkerLoop
         _runner = runner;
         _shutdown = shutdown;
         _idle = idle;
-        _synchronizationContext = synchronizationContext;
+        _synchronizationContext = options.UseSynchronizationContext ? synchronizationContext : null;
         _spareIdleTimeoutMs = SlimThreadPoolOptions.ToWholeMilliseconds(options.SpareWorkerIdleTimeout);
         _threadPriority = options.ThreadPriority;
         _useBackgroundThreads = options.UseBackgroundThreads;
@@ -79,7 +80,8 @@ internal sealed class WorkerLoop
         // Captured after the start hook, so what the hook set (a culture, an AsyncLocal) is every item's baseline.
         ExecutionContext? cleanContext = ExecutionContext.Capture();
 
-        // Code running on the pool that awaits resumes on the pool (see SlimSynchronizationContext).
+        // Code running on the pool that awaits resumes on the pool (see SlimSynchronizationContext), unless the
+        // options ask for the built-in pool's null context.
         SynchronizationContext.SetSynchronizationContext(_synchronizationContext);
         int idleTimeout = index >= _workers.WorkerCount ? _spareIdleTimeoutMs : Timeout.Infinite;
         _queue.AttachWorker(index);

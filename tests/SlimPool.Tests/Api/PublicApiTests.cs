@@ -12,6 +12,7 @@ public sealed class PublicApiTests
     {
         ["SlimPool"] = typeof(SlimThreadPool).Assembly,
         ["SlimPool.Extensions.DependencyInjection"] = typeof(Microsoft.Extensions.DependencyInjection.SlimThreadPoolServiceCollectionExtensions).Assembly,
+        ["SlimPool.Akka"] = typeof(SlimPool.Akka.SlimPoolExecutorServiceConfigurator).Assembly,
     };
 
     public static TheoryData<string> Packages => new(s_packages.Keys.Order(StringComparer.Ordinal));

@@ -207,6 +207,69 @@ public sealed class AsyncIntegrationTests : IDisposable
     }
 
     [Fact]
+    public void UseSynchronizationContext_Off_ItemsStartWithoutAContextAndNoneLeaksIntoTheNext()
+    {
+        using var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = 1, Name = Prefix, UseSynchronizationContext = false });
+        var seen = new SynchronizationContext?[2];
+        using var done = new CountdownEvent(2);
+        pool.Queue(() =>
+        {
+            seen[0] = SynchronizationContext.Current;
+            SynchronizationContext.SetSynchronizationContext(new SynchronizationContext()); // left behind on purpose
+            done.Signal();
+        });
+        pool.Queue(() =>
+        {
+            seen[1] = SynchronizationContext.Current;
+            done.Signal();
+        });
+
+        Bounded.Wait(done, "both items");
+        Assert.Null(seen[0]);
+        Assert.Null(seen[1]);
+    }
+
+    [Fact]
+    public void UseSynchronizationContext_Off_AnAwaitResumesThroughTaskSchedulerCurrent()
+    {
+        using var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = 2, Name = Prefix, UseSynchronizationContext = false });
+        var scheduler = new CountingScheduler(pool);
+        Task<bool> flow = Task.Factory.StartNew(async () =>
+        {
+            await Task.Delay(5); // completes on a timer thread: no context, so the continuation goes to TaskScheduler.Current
+            return TaskScheduler.Current == scheduler && OnPool();
+        }, CancellationToken.None, TaskCreationOptions.None, scheduler).Unwrap();
+
+        Assert.True(Bounded.Result(flow, "the flow"));
+        Assert.Equal(2, scheduler.Queued); // the start and the continuation after the await
+    }
+
+    [Fact]
+    public void UseSynchronizationContext_Default_IsOnAndItemsRunUnderThePoolsContext()
+    {
+        Assert.True(new SlimThreadPoolOptions().UseSynchronizationContext);
+        Assert.Same(_pool.SynchronizationContext, Bounded.Result(_pool.Run(() => SynchronizationContext.Current), "the item"));
+    }
+
+    // A scheduler of the kind an actor runtime brings: it counts what it is given and runs it on the pool.
+    private sealed class CountingScheduler(SlimThreadPool pool) : TaskScheduler
+    {
+        private int _queued;
+
+        public int Queued => Volatile.Read(ref _queued);
+
+        protected override void QueueTask(Task task)
+        {
+            Interlocked.Increment(ref _queued);
+            pool.Queue(static state => ((CountingScheduler)((object[])state!)[0]).TryExecuteTask((Task)((object[])state!)[1]), new object[] { this, task });
+        }
+
+        protected override bool TryExecuteTaskInline(Task task, bool taskWasPreviouslyQueued) => false;
+
+        protected override IEnumerable<Task> GetScheduledTasks() => [];
+    }
+
+    [Fact]
     public void Run_NullDelegates_ThrowArgumentNullException()
     {
         Assert.Equal("action", Assert.Throws<ArgumentNullException>(() => { _ = _pool.Run((Action)null!); }).ParamName);

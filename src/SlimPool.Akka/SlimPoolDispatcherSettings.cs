@@ -1,0 +1,137 @@
+using Akka.Configuration;
+
+namespace SlimPool.Akka;
+
+/// <summary>
+/// Reads a dispatcher's <c>slim-pool { ... }</c> block into the options of the pool that runs it. Every key is
+/// optional; a value that is not valid throws a <see cref="ConfigurationException"/> that names the key's full path.
+/// </summary>
+/// <remarks>
+/// <code>
+/// slim-pool {
+///   worker-count = 0                  # threads; 0 (the default): one per core
+///   queue = work-stealing             # work-stealing | lock-free | locked
+///   idle-wait = spin-then-park        # spin-then-park | auto-reset-event
+///   starvation-timeout = 50ms         # a duration, or off
+///   max-workers = 0                   # thread ceiling with spares; 0 (the default): SlimPool's own
+///   thread-name-prefix = ""           # "" or blank (the default): the dispatcher's id
+/// }
+/// </code>
+/// </remarks>
+internal static class SlimPoolDispatcherSettings
+{
+    /// <summary>The block inside a dispatcher's configuration that holds SlimPool's settings.</summary>
+    public const string Section = "slim-pool";
+
+    /// <summary>
+    /// The options for a dispatcher's pool. Akka's actors bring their own <see cref="TaskScheduler"/>, so the workers
+    /// run without SlimPool's SynchronizationContext, as the built-in pool's threads do.
+    /// </summary>
+    /// <param name="dispatcherConfig">The dispatcher's configuration (what Akka hands the executor configurator).</param>
+    /// <param name="dispatcherId">The dispatcher's id, for thread names and for the paths in error messages.</param>
+    public static SlimThreadPoolOptions ToOptions(Config? dispatcherConfig, string dispatcherId)
+    {
+        Config section = dispatcherConfig is not null && dispatcherConfig.HasPath(Section) ? dispatcherConfig.GetConfig(Section) : Config.Empty;
+        string prefix = $"{dispatcherId}.{Section}.";
+        var options = new SlimThreadPoolOptions { UseSynchronizationContext = false, Name = dispatcherId };
+
+        int workerCount = ReadInt(section, prefix, "worker-count");
+        if (workerCount != 0)
+        {
+            Apply(prefix, "worker-count", workerCount, value => options.WorkerCount = value, "0 (one per core) or from 1 to 32767");
+        }
+
+        string queue = ReadString(section, prefix, "queue", "work-stealing").Trim();
+        options.Queue = queue switch
+        {
+            "work-stealing" => WorkQueueKind.WorkStealing,
+            "lock-free" => WorkQueueKind.LockFree,
+            "locked" => WorkQueueKind.Locked,
+            _ => throw Invalid(prefix, "queue", queue, "work-stealing, lock-free or locked"),
+        };
+
+        string idleWait = ReadString(section, prefix, "idle-wait", "spin-then-park").Trim();
+        options.IdleWait = idleWait switch
+        {
+            "spin-then-park" => IdleWaitKind.SpinThenPark,
+            "auto-reset-event" => IdleWaitKind.AutoResetEvent,
+            _ => throw Invalid(prefix, "idle-wait", idleWait, "spin-then-park or auto-reset-event"),
+        };
+
+        string starvation = ReadString(section, prefix, "starvation-timeout", string.Empty).Trim();
+        if (starvation is "off" or "infinite")
+        {
+            options.StarvationTimeout = Timeout.InfiniteTimeSpan;
+        }
+        else if (starvation.Length != 0)
+        {
+            TimeSpan timeout = ReadTimeSpan(section, prefix, "starvation-timeout", starvation);
+            Apply(prefix, "starvation-timeout", timeout, value => options.StarvationTimeout = value, "a positive duration (50ms) or off");
+        }
+
+        int maxWorkers = ReadInt(section, prefix, "max-workers");
+        if (maxWorkers != 0)
+        {
+            Apply(prefix, "max-workers", maxWorkers, value => options.MaxWorkers = value, $"0 (no ceiling of its own) or from worker-count ({options.WorkerCount}) to 32767");
+            if (maxWorkers < options.WorkerCount)
+            {
+                throw Invalid(prefix, "max-workers", maxWorkers.ToString(System.Globalization.CultureInfo.InvariantCulture), $"0 (no ceiling of its own) or from worker-count ({options.WorkerCount}) to 32767");
+            }
+        }
+
+        string threadNamePrefix = ReadString(section, prefix, "thread-name-prefix", string.Empty);
+        if (threadNamePrefix.Length != 0)
+        {
+            options.Name = threadNamePrefix; // HOCON reads a blank string as empty, so this is never only white space
+        }
+
+        return options;
+    }
+
+    private static int ReadInt(Config section, string prefix, string key)
+    {
+        string text = ReadString(section, prefix, key, "0").Trim();
+        return int.TryParse(text, System.Globalization.NumberStyles.Integer, System.Globalization.CultureInfo.InvariantCulture, out int value)
+            ? value
+            : throw Invalid(prefix, key, text, "a whole number");
+    }
+
+    private static string ReadString(Config section, string prefix, string key, string @default)
+    {
+        try
+        {
+            return section.HasPath(key) ? section.GetString(key, @default) ?? @default : @default;
+        }
+        catch (Exception exception) when (exception is not ConfigurationException)
+        {
+            throw new ConfigurationException($"{prefix}{key} could not be read: {exception.Message}", exception);
+        }
+    }
+
+    private static TimeSpan ReadTimeSpan(Config section, string prefix, string key, string text)
+    {
+        try
+        {
+            return section.GetTimeSpan(key, allowInfinite: false);
+        }
+        catch (Exception exception) when (exception is not ConfigurationException)
+        {
+            throw new ConfigurationException($"{prefix}{key} = \"{text}\" is not valid: expected a duration such as 50ms, or off.", exception);
+        }
+    }
+
+    private static void Apply<T>(string prefix, string key, T value, Action<T> set, string expected)
+    {
+        try
+        {
+            set(value);
+        }
+        catch (ArgumentException exception)
+        {
+            throw new ConfigurationException($"{prefix}{key} = \"{value}\" is not valid: expected {expected}.", exception);
+        }
+    }
+
+    private static ConfigurationException Invalid(string prefix, string key, string value, string expected) =>
+        new($"{prefix}{key} = \"{value}\" is not valid: expected {expected}.");
+}
