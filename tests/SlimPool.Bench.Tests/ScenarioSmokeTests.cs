@@ -34,4 +34,32 @@ public sealed class ScenarioSmokeTests
             Assert.All(measurement.Values, v => Assert.False(double.IsNaN(v.Value), $"{v.Name} is NaN"));
         }
     }
+
+    [Theory]
+    [InlineData(PoolCatalog.AkkaForkJoinName)]
+    [InlineData(PoolCatalog.AkkaChannelName)]
+    public void Measure_AkkaPingPongOnAkkasOwnExecutor_ReportsAPositivePrimaryValue(string poolName)
+    {
+        IScenario scenario = ScenarioCatalog.Find("akka-pingpong")!;
+        var context = new CaseContext(BenchMode.Quick, NanosecondsPerIteration: 1.0, Cores: Environment.ProcessorCount);
+        BenchCase benchCase = scenario.Cases(context)[0];
+        PoolDefinition pool = PoolCatalog.Find(poolName)!;
+
+        Measurement measurement = pool.Measure(scenario, benchCase, benchCase.Setup);
+
+        Assert.True(measurement.Primary.Value > 0, $"akka-pingpong on {poolName}: {measurement.Primary}");
+        Assert.Contains(poolName, benchCase.ExtraPools);
+    }
+
+    [Fact]
+    public void Supports_AkkaScenarioAndPoolScenario_EachRowRunsOnlyWhatItCan()
+    {
+        IScenario akka = ScenarioCatalog.Find("akka-pingpong")!;
+        IScenario drain = ScenarioCatalog.Find("queue-drain")!;
+
+        Assert.All(PoolCatalog.All.Where(p => p.Name is PoolCatalog.ReferenceName or "SlimPool"), p => Assert.True(p.Supports(akka) && p.Supports(drain), p.Name));
+        Assert.All(PoolCatalog.All.Where(p => p is PoolDefinition.AkkaExecutor), p => Assert.True(p.Supports(akka) && !p.Supports(drain), p.Name));
+        Assert.All(PoolCatalog.All.Where(p => p is PoolDefinition.Adapter), p => Assert.True(!p.Supports(akka) && p.Supports(drain), p.Name));
+        Assert.Throws<NotSupportedException>(() => PoolCatalog.Find(PoolCatalog.AkkaForkJoinName)!.Measure(drain, drain.Cases(new CaseContext(BenchMode.Quick, 1.0, 2))[0], default));
+    }
 }

@@ -1,9 +1,17 @@
+using SlimPool.Bench.Actors;
+
 namespace SlimPool.Bench.Pools;
 
 /// <summary>Every pool the comparison program can run, in one place, in display order.</summary>
 internal static class PoolCatalog
 {
     public const string ReferenceName = "ThreadPool";
+
+    /// <summary>Akka's ForkJoinDispatcher (an extra row of akka-pingpong).</summary>
+    public const string AkkaForkJoinName = "Akka ForkJoin";
+
+    /// <summary>Akka's channel executor (an extra row of akka-pingpong).</summary>
+    public const string AkkaChannelName = "Akka channel";
 
     public static IReadOnlyList<PoolDefinition> All { get; } =
     [
@@ -20,6 +28,8 @@ internal static class PoolCatalog
             return options;
         }),
         new PoolDefinition.Adapter("Naive", "one Queue<T> under one lock, N threads, Monitor.Wait/Pulse (seed 003's baseline)", s => new NaiveThreadPool(s.Workers ?? Environment.ProcessorCount)),
+        new PoolDefinition.AkkaExecutor(AkkaForkJoinName, "Akka.NET's ForkJoinDispatcher: a dedicated thread pool, one thread per core (Akka scenarios only)", () => AkkaExecutors.ForkJoin),
+        new PoolDefinition.AkkaExecutor(AkkaChannelName, "Akka.NET's channel-executor: a Channels-based TaskScheduler on the built-in pool (Akka scenarios only)", () => AkkaExecutors.Channel),
     ];
 
     public static PoolDefinition Reference => All[0];

@@ -1,3 +1,4 @@
+using SlimPool.Bench.Actors;
 using SlimPool.Bench.Running;
 using SlimPool.Bench.Scenarios;
 
@@ -23,15 +24,25 @@ internal abstract class PoolDefinition(string name, string description, bool isD
     /// <summary>Creates the pool as <paramref name="setup"/> says, runs the case's warm-up and measured run on it, and disposes it.</summary>
     public abstract Measurement Measure(IScenario scenario, BenchCase benchCase, PoolSetup setup);
 
+    /// <summary>
+    /// Whether this row can run <paramref name="scenario"/>: pool drivers run the pool scenarios, Akka executors the
+    /// dispatcher scenarios, and the reference and SlimPool rows both (as Akka's default executor and SlimPool.Akka's).
+    /// </summary>
+    public virtual bool Supports(IScenario scenario) => scenario is not IDispatcherScenario;
+
     /// <summary>The built-in pool at its best: the reference.</summary>
     public sealed class BuiltIn(string name, string description) : PoolDefinition(name, description, isDefault: true)
     {
         public override bool IsReference => true;
 
+        public override bool Supports(IScenario scenario) => true;
+
         public override Measurement Measure(IScenario scenario, BenchCase benchCase, PoolSetup setup)
         {
             BuiltInPool.Apply(setup);
-            return scenario.Measure(benchCase, new BuiltInPool());
+            return scenario is IDispatcherScenario dispatcher
+                ? dispatcher.MeasureOnDispatcher(benchCase, AkkaExecutors.BuiltIn)
+                : scenario.Measure(benchCase, new BuiltInPool());
         }
     }
 
@@ -39,8 +50,15 @@ internal abstract class PoolDefinition(string name, string description, bool isD
     public sealed class Slim(string name, string description, Func<PoolSetup, SlimThreadPoolOptions> options, bool isDefault = false)
         : PoolDefinition(name, description, isDefault)
     {
+        public override bool Supports(IScenario scenario) => true;
+
         public override Measurement Measure(IScenario scenario, BenchCase benchCase, PoolSetup setup)
         {
+            if (scenario is IDispatcherScenario dispatcher)
+            {
+                return dispatcher.MeasureOnDispatcher(benchCase, AkkaExecutors.Slim(options(setup)));
+            }
+
             using var pool = new SlimThreadPool(options(setup));
             return scenario.Measure(benchCase, new SlimPoolDriver(pool));
         }
@@ -59,5 +77,17 @@ internal abstract class PoolDefinition(string name, string description, bool isD
             using IThreadPool pool = create(setup);
             return scenario.Measure(benchCase, new AdapterPool(pool));
         }
+    }
+
+    /// <summary>One of Akka.NET's own executors (HOCON for the default dispatcher): an extra row of the Akka scenarios only.</summary>
+    public sealed class AkkaExecutor(string name, string description, Func<string> hocon)
+        : PoolDefinition(name, description, isDefault: false)
+    {
+        public override bool Supports(IScenario scenario) => scenario is IDispatcherScenario;
+
+        public override Measurement Measure(IScenario scenario, BenchCase benchCase, PoolSetup setup) =>
+            scenario is IDispatcherScenario dispatcher
+                ? dispatcher.MeasureOnDispatcher(benchCase, hocon())
+                : throw new NotSupportedException($"{Name} is an Akka.NET executor: it runs only the Akka scenarios.");
     }
 }

@@ -54,10 +54,10 @@ internal sealed class BenchRunner(BenchSettings settings, IReadOnlyList<PoolDefi
 
     private CaseResult RunCell(IScenario scenario, BenchCase benchCase, int? cpus, CaseContext context, string position)
     {
-        List<PoolDefinition> cellPools = [.. pools];
+        List<PoolDefinition> cellPools = [.. pools.Where(p => p.Supports(scenario))];
         foreach (string extra in benchCase.ExtraPools)
         {
-            if (PoolCatalog.Find(extra) is { } pool && !cellPools.Contains(pool))
+            if (PoolCatalog.Find(extra) is { } pool && pool.Supports(scenario) && !cellPools.Contains(pool))
             {
                 cellPools.Add(pool);
             }

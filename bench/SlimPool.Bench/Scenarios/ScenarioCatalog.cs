@@ -16,6 +16,7 @@ internal static class ScenarioCatalog
         new ThreadCountScenario(),
         new IdleCpuScenario(),
         new NeighbourScenario(),
+        new AkkaPingPongScenario(),
     ];
 
     public static IScenario? Find(string name) => All.FirstOrDefault(s => s.Name.Equals(name, StringComparison.OrdinalIgnoreCase));
