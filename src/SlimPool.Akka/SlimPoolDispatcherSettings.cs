@@ -72,11 +72,14 @@ internal static class SlimPoolDispatcherSettings
         int maxWorkers = ReadInt(section, prefix, "max-workers");
         if (maxWorkers != 0)
         {
-            Apply(prefix, "max-workers", maxWorkers, value => options.MaxWorkers = value, $"0 (no ceiling of its own) or from worker-count ({options.WorkerCount}) to 32767");
+            // The pool checks this against WorkerCount only when it is created; checked here, the error names the key.
+            string expected = $"0 (no ceiling of its own) or from worker-count ({options.WorkerCount}) to {SlimThreadPoolOptions.MaxWorkerCount}";
             if (maxWorkers < options.WorkerCount)
             {
-                throw Invalid(prefix, "max-workers", maxWorkers.ToString(System.Globalization.CultureInfo.InvariantCulture), $"0 (no ceiling of its own) or from worker-count ({options.WorkerCount}) to 32767");
+                throw Invalid(prefix, "max-workers", maxWorkers.ToString(System.Globalization.CultureInfo.InvariantCulture), expected);
             }
+
+            Apply(prefix, "max-workers", maxWorkers, value => options.MaxWorkers = value, expected);
         }
 
         string threadNamePrefix = ReadString(section, prefix, "thread-name-prefix", string.Empty);

@@ -68,6 +68,7 @@ public sealed class SlimPoolExecutorServiceConfiguratorTests
     [InlineData("starvation-timeout = 0ms", "starvation-timeout")]
     [InlineData("worker-count = 4\nmax-workers = 2", "max-workers")]
     [InlineData("max-workers = -3", "max-workers")]
+    [InlineData("max-workers = 40000", "max-workers")]
     public void Constructor_InvalidSetting_ThrowsConfigurationExceptionNamingTheKeysFullPath(string setting, string key)
     {
         var exception = Assert.Throws<ConfigurationException>(() => Configure($"slim-pool {{\n{setting}\n}}"));
