@@ -6,18 +6,7 @@ namespace SlimPool.Akka;
 /// Reads a dispatcher's <c>slim-pool { ... }</c> block into the options of the pool that runs it. Every key is
 /// optional; a value that is not valid throws a <see cref="ConfigurationException"/> that names the key's full path.
 /// </summary>
-/// <remarks>
-/// <code>
-/// slim-pool {
-///   worker-count = 0                  # threads; 0 (the default): one per core
-///   queue = work-stealing             # work-stealing | lock-free | locked
-///   idle-wait = spin-then-park        # spin-then-park | auto-reset-event
-///   starvation-timeout = 50ms         # a duration, or off
-///   max-workers = 0                   # thread ceiling with spares; 0 (the default): SlimPool's own
-///   thread-name-prefix = ""           # "" or blank (the default): the dispatcher's id
-/// }
-/// </code>
-/// </remarks>
+/// <remarks>The keys, their values and defaults are listed on <see cref="SlimPoolExecutorServiceConfigurator"/>.</remarks>
 internal static class SlimPoolDispatcherSettings
 {
     /// <summary>The block inside a dispatcher's configuration that holds SlimPool's settings.</summary>

@@ -208,6 +208,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     // taken meanwhile, so the contract holds (a failure saw its entries taken by others); the owner may have pushed
     // a successor since, which this call misses. The caller then sees the queue non-empty and looks again instead
     // of parking (WorkerLoop, IdleWait.WaitForWork), and an entry whose owner stays busy is stolen on a later look.
+    // One call waits at most one grace per sibling that holds a lone entry, and only while no sibling holds two.
     private bool TrySteal(WorkStealingDeque? local, out QueuedWorkItem item)
     {
         WorkStealingDeque?[] deques = _deques;
