@@ -7,14 +7,12 @@ namespace SlimPool.Akka;
 /// </summary>
 /// <remarks>
 /// Akka queues a mailbox each time it has messages and is not already queued, so the same <see cref="IRunnable"/>
-/// comes back again and again; it travels as the state of one cached delegate, which costs no allocation per
-/// queueing. From one of this pool's workers (an actor telling another actor on the same dispatcher) the item goes to
-/// that worker's own queue, as <c>preferLocal: true</c> does on the built-in pool (Akka's default executor).
+/// comes back again and again. It is an <see cref="IThreadPoolWorkItem"/>, queued as such, which costs no allocation
+/// per queueing. From one of this pool's workers (an actor telling another actor on the same dispatcher) it goes to
+/// that worker's own queue with <c>preferLocal: true</c>, as Akka's default executor queues it on the built-in pool.
 /// </remarks>
 internal sealed class SlimPoolExecutorService : ExecutorService
 {
-    private static readonly Action<object?> s_run = static runnable => ((IRunnable)runnable!).Run();
-
     private readonly SlimThreadPool _pool;
 
     public SlimPoolExecutorService(string id, SlimThreadPoolOptions options) : base(id) => _pool = new SlimThreadPool(options);
@@ -28,7 +26,7 @@ internal sealed class SlimPoolExecutorService : ExecutorService
     public override void Execute(IRunnable run)
     {
         ArgumentNullException.ThrowIfNull(run);
-        if (!_pool.TryQueue(s_run, run))
+        if (!_pool.TryQueue(run, preferLocal: true))
         {
             throw new RejectedExecutionException($"The SlimPool of dispatcher '{Id}' has been shut down.");
         }

@@ -155,7 +155,74 @@ public interface IThreadPool : IDisposable, IAsyncDisposable
         return cancellationToken.CanBeCanceled ? TryQueue(WithToken(workItem, null, cancellationToken)) : TryQueue(workItem);
     }
 
+    /// <summary>
+    /// Queues an item written for the built-in pool (<see cref="ThreadPool.UnsafeQueueUserWorkItem(IThreadPoolWorkItem, bool)"/>);
+    /// <see cref="IThreadPoolWorkItem.Execute"/> runs once on the pool.
+    /// </summary>
+    /// <param name="workItem">The work to run.</param>
+    /// <param name="preferLocal">
+    /// <see langword="true"/> to queue it, when called on one of the pool's workers, where that worker looks first (its
+    /// own queue); <see langword="false"/> to queue it where every worker looks, behind what is already there. Called
+    /// from another thread, both mean the latter. A pool without per-worker queues ignores it.
+    /// </param>
+    /// <exception cref="ArgumentNullException"><paramref name="workItem"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    void Queue(IThreadPoolWorkItem workItem, bool preferLocal)
+    {
+        ArgumentNullException.ThrowIfNull(workItem);
+        Queue(s_executeThreadPoolWorkItem, workItem);
+    }
+
+    /// <summary>Like <see cref="Queue(IThreadPoolWorkItem, bool)"/>, but returns <see langword="false"/> instead of throwing when the pool does not accept the item.</summary>
+    /// <param name="workItem">The work to run.</param>
+    /// <param name="preferLocal">Where a worker queues it (see <see cref="Queue(IThreadPoolWorkItem, bool)"/>).</param>
+    /// <returns><see langword="true"/> if the item was accepted and will run exactly once.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="workItem"/> is <see langword="null"/>.</exception>
+    bool TryQueue(IThreadPoolWorkItem workItem, bool preferLocal)
+    {
+        ArgumentNullException.ThrowIfNull(workItem);
+        return TryQueue(s_executeThreadPoolWorkItem, workItem);
+    }
+
+    /// <summary>
+    /// Queues <paramref name="callback"/> with a typed <paramref name="state"/>, as
+    /// <see cref="ThreadPool.UnsafeQueueUserWorkItem{TState}(Action{TState}, TState, bool)"/> does.
+    /// </summary>
+    /// <typeparam name="TState">The type of the state.</typeparam>
+    /// <param name="callback">The work to run.</param>
+    /// <param name="state">The argument passed to <paramref name="callback"/>.</param>
+    /// <param name="preferLocal">Where a worker queues it (see <see cref="Queue(IThreadPoolWorkItem, bool)"/>).</param>
+    /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
+    void Queue<TState>(Action<TState> callback, TState state, bool preferLocal)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        Queue(static s => ((StateCall<TState>)s!).Invoke(), new StateCall<TState>(callback, state));
+    }
+
+    /// <summary>Like <see cref="Queue{TState}(Action{TState}, TState, bool)"/>, but returns <see langword="false"/> instead of throwing when the pool does not accept the item.</summary>
+    /// <typeparam name="TState">The type of the state.</typeparam>
+    /// <param name="callback">The work to run.</param>
+    /// <param name="state">The argument passed to <paramref name="callback"/>.</param>
+    /// <param name="preferLocal">Where a worker queues it (see <see cref="Queue(IThreadPoolWorkItem, bool)"/>).</param>
+    /// <returns><see langword="true"/> if the item was accepted and will run exactly once.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
+    bool TryQueue<TState>(Action<TState> callback, TState state, bool preferLocal)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        return TryQueue(static s => ((StateCall<TState>)s!).Invoke(), new StateCall<TState>(callback, state));
+    }
+
+    // The default implementations' callback for an IThreadPoolWorkItem (the item is the state).
+    private static readonly Action<object?> s_executeThreadPoolWorkItem = NativeWorkItems.ExecuteThreadPoolWorkItem;
+
     // The default implementations' wrapper: skips the item if the token is cancelled before it starts.
     private static IWorkItem WithToken(object callback, object? state, CancellationToken cancellationToken) =>
         new CancellableWorkItem(callback, state, cancellationToken, static () => { });
+
+    // The default implementations' carrier of a typed callback and its state.
+    private sealed class StateCall<TState>(Action<TState> callback, TState state)
+    {
+        public void Invoke() => callback(state);
+    }
 }

@@ -119,6 +119,36 @@ public sealed class ManagedThreadPool : IThreadPool
         return TryQueueCore(workItem, null, cancellationToken);
     }
 
+    /// <inheritdoc />
+    public void Queue(IThreadPoolWorkItem workItem, bool preferLocal)
+    {
+        ArgumentNullException.ThrowIfNull(workItem);
+        QueueOrThrow(NativeWorkItems.ExecuteThreadPoolWorkItem, workItem, CancellationToken.None, preferLocal);
+    }
+
+    /// <inheritdoc />
+    public bool TryQueue(IThreadPoolWorkItem workItem, bool preferLocal)
+    {
+        ArgumentNullException.ThrowIfNull(workItem);
+        return TryQueueCore(NativeWorkItems.ExecuteThreadPoolWorkItem, workItem, CancellationToken.None, preferLocal);
+    }
+
+    /// <inheritdoc />
+    public void Queue<TState>(Action<TState> callback, TState state, bool preferLocal)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        (object entryCallback, object? entryState) = NativeWorkItems.ForState(callback, state);
+        QueueOrThrow(entryCallback, entryState, CancellationToken.None, preferLocal);
+    }
+
+    /// <inheritdoc />
+    public bool TryQueue<TState>(Action<TState> callback, TState state, bool preferLocal)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        (object entryCallback, object? entryState) = NativeWorkItems.ForState(callback, state);
+        return TryQueueCore(entryCallback, entryState, CancellationToken.None, preferLocal);
+    }
+
     /// <summary>Stops accepting work and waits until every accepted item has run. Idempotent.</summary>
     public void Dispose()
     {
@@ -160,15 +190,15 @@ public sealed class ManagedThreadPool : IThreadPool
     private static void ThrowDisposed() =>
         throw new ObjectDisposedException(nameof(ManagedThreadPool), "The adapter has been disposed and no longer accepts work.");
 
-    private void QueueOrThrow(object callback, object? state, CancellationToken cancellationToken)
+    private void QueueOrThrow(object callback, object? state, CancellationToken cancellationToken, bool preferLocal = false)
     {
-        if (!TryQueueCore(callback, state, cancellationToken))
+        if (!TryQueueCore(callback, state, cancellationToken, preferLocal))
         {
             ThrowDisposed();
         }
     }
 
-    private bool TryQueueCore(object callback, object? state, CancellationToken cancellationToken)
+    private bool TryQueueCore(object callback, object? state, CancellationToken cancellationToken, bool preferLocal = false)
     {
         if (Volatile.Read(ref _disposed) != 0)
         {
@@ -193,11 +223,11 @@ public sealed class ManagedThreadPool : IThreadPool
         var work = new WorkState(this, callback, state);
         if (_flowExecutionContext)
         {
-            ThreadPool.QueueUserWorkItem(static w => w.Run(), work, preferLocal: false);
+            ThreadPool.QueueUserWorkItem(static w => w.Run(), work, preferLocal);
         }
         else
         {
-            ThreadPool.UnsafeQueueUserWorkItem(static w => w.Run(), work, preferLocal: false);
+            ThreadPool.UnsafeQueueUserWorkItem(static w => w.Run(), work, preferLocal);
         }
 
         return true;
@@ -214,18 +244,7 @@ public sealed class ManagedThreadPool : IThreadPool
             t_running = pool;
             try
             {
-                if (callback is Action<object?> withState)
-                {
-                    withState(state);
-                }
-                else if (callback is Action action)
-                {
-                    action();
-                }
-                else
-                {
-                    ((IWorkItem)callback).Execute();
-                }
+                new QueuedWorkItem(callback, state, context: null).Invoke();
             }
             catch (Exception exception)
             {

@@ -129,7 +129,7 @@ public sealed partial class SlimThreadPool
         return TryPublishHoldingSlot(callback, state);
     }
 
-    private void QueueCore(object callback, object? state, CancellationToken cancellationToken)
+    private void QueueCore(object callback, object? state, CancellationToken cancellationToken, bool preferLocal = true)
     {
         WrapForToken(ref callback, ref state, cancellationToken);
         CapacityGate? gate = _gate;
@@ -169,17 +169,17 @@ public sealed partial class SlimThreadPool
             }
         }
 
-        if (!TryPublishHoldingSlot(callback, state))
+        if (!TryPublishHoldingSlot(callback, state, preferLocal))
         {
             ThrowDisposed();
         }
     }
 
-    private bool TryQueueCore(object callback, object? state, CancellationToken cancellationToken)
+    private bool TryQueueCore(object callback, object? state, CancellationToken cancellationToken, bool preferLocal = true)
     {
         WrapForToken(ref callback, ref state, cancellationToken);
         CapacityGate? gate = _gate;
-        return (gate is null || gate.TryAcquire()) && TryPublishHoldingSlot(callback, state);
+        return (gate is null || gate.TryAcquire()) && TryPublishHoldingSlot(callback, state, preferLocal);
     }
 
     private ValueTask QueueAsyncCore(object callback, object? state, CancellationToken cancellationToken)
@@ -223,9 +223,9 @@ public sealed partial class SlimThreadPool
 
     // The caller holds a capacity slot for this item (when the pool is bounded): published, the item keeps it until
     // a worker dequeues it; refused, the slot goes back here.
-    private bool TryPublishHoldingSlot(object callback, object? state)
+    private bool TryPublishHoldingSlot(object callback, object? state, bool preferLocal = true)
     {
-        if (TryPublish(callback, state))
+        if (TryPublish(callback, state, preferLocal))
         {
             return true;
         }
@@ -236,9 +236,11 @@ public sealed partial class SlimThreadPool
 
     /// <summary>
     /// Puts an item on the queue and wakes a worker if one is needed; false (nothing queued) once the pool no
-    /// longer accepts work. Capacity is the caller's business.
+    /// longer accepts work. Capacity is the caller's business. <paramref name="preferLocal"/> false sends an item
+    /// queued on a worker to the shared queue (work stealing), behind what is already queued there, instead of the
+    /// worker's own deque.
     /// </summary>
-    private bool TryPublish(object callback, object? state)
+    private bool TryPublish(object callback, object? state, bool preferLocal = true)
     {
         if (_shutdown.IsShutDown)
         {
@@ -254,7 +256,7 @@ public sealed partial class SlimThreadPool
         ExecutionContext? context = _flowExecutionContext ? ExecutionContext.Capture() : null;
         // Full fence: the item is published before we read the idle state (pairs with the worker's announce,
         // see IdleWait) and before we read the shutdown flag again (pairs with ShutdownCoordinator.Begin's exchange).
-        EnqueueThenFence(new QueuedWorkItem(callback, state, context));
+        EnqueueThenFence(new QueuedWorkItem(callback, state, context), preferLocal);
 
         if (_shutdown.IsShutDown)
         {
@@ -272,11 +274,11 @@ public sealed partial class SlimThreadPool
     // the pool then costs no second fence. A push onto a worker's own deque, or any other queue, gets an
     // explicit one. The pushing worker is awake, but it may block in its next item without saying so: a sibling
     // that is parking must still either see the pushed item in its re-check or be seen (and woken) by us.
-    private void EnqueueThenFence(in QueuedWorkItem entry)
+    private void EnqueueThenFence(in QueuedWorkItem entry, bool preferLocal)
     {
         if (_fencedQueue is { } fenced)
         {
-            if (fenced.EnqueueFenced(entry))
+            if (preferLocal ? fenced.EnqueueFenced(entry) : fenced.EnqueueFencedShared(entry))
             {
                 return;
             }

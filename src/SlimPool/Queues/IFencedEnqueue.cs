@@ -24,4 +24,12 @@ internal interface IFencedEnqueue
     /// must still fence.
     /// </returns>
     bool EnqueueFenced(in QueuedWorkItem item);
+
+    /// <summary>
+    /// Adds an entry where every worker looks, not to the calling worker's own part of the queue (<c>preferLocal:
+    /// false</c>); a queue without such parts adds it as <see cref="EnqueueFenced"/> does.
+    /// </summary>
+    /// <param name="item">The entry to add.</param>
+    /// <returns>As for <see cref="EnqueueFenced"/>.</returns>
+    bool EnqueueFencedShared(in QueuedWorkItem item) => EnqueueFenced(item);
 }

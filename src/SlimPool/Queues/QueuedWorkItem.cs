@@ -14,8 +14,10 @@ namespace SlimPool.Queues;
 public readonly struct QueuedWorkItem
 {
     // _callback is exactly one of: Action<object?> (with _state), Action, SendOrPostCallback (with _state, from
-    // the pool's SynchronizationContext), or IWorkItem. The delegate types are sealed, so exact type tests tell
-    // them apart without an interface cast, and no wrapper is allocated for any of them.
+    // the pool's SynchronizationContext), another Action<T> with a reference-type T (with _state, a T: Queue<TState>),
+    // or IWorkItem. The three delegate types are sealed, so exact type tests tell them apart without an interface
+    // cast, and no wrapper is allocated for any of them. An IThreadPoolWorkItem travels as the state of
+    // NativeWorkItems.ExecuteThreadPoolWorkItem, an Action<object?>.
     private readonly object? _callback;
     private readonly object? _state;
     private readonly ExecutionContext? _context;
@@ -34,10 +36,20 @@ public readonly struct QueuedWorkItem
     internal object StoredCallback => _callback!;
 
     /// <summary>The callback as the user queued it, looking through the pool's own wrappers.</summary>
-    internal object UserCallback => _callback is IWrappedWorkItem wrapped ? wrapped.Callback : _callback!;
+    internal object UserCallback => _callback switch
+    {
+        IWrappedWorkItem wrapped => wrapped.Callback,
+        _ when ReferenceEquals(_callback, NativeWorkItems.ExecuteThreadPoolWorkItem) => _state!,
+        _ => _callback!,
+    };
 
     /// <summary>The state as the user queued it, looking through the pool's own wrappers.</summary>
-    internal object? UserState => _callback is IWrappedWorkItem wrapped ? wrapped.State : _state;
+    internal object? UserState => _callback switch
+    {
+        IWrappedWorkItem wrapped => wrapped.State,
+        _ when ReferenceEquals(_callback, NativeWorkItems.ExecuteThreadPoolWorkItem) => null,
+        _ => _state,
+    };
 
     /// <summary>The ExecutionContext captured when the item was queued, or <see langword="null"/> when none flows.</summary>
     internal ExecutionContext? Context => _context;
@@ -58,6 +70,12 @@ public readonly struct QueuedWorkItem
         else if (callback.GetType() == typeof(SendOrPostCallback))
         {
             Unsafe.As<SendOrPostCallback>(callback)(_state);
+        }
+        else if (callback is Delegate)
+        {
+            // An Action<T> with a reference-type T (NativeWorkItems.ForState): its Invoke takes one reference, like
+            // Action<object?>'s, and _state is a T, so the call is the one the user's Action<T> expects.
+            Unsafe.As<Action<object?>>(callback)(_state);
         }
         else
         {

@@ -81,6 +81,10 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     // is plain stores, so that path leaves the fence to the caller.
     bool IFencedEnqueue.EnqueueFenced(in QueuedWorkItem item) => EnqueueFenced(item);
 
+    // The shared queue, even on a worker: behind what is queued there, where every worker and no deque's LIFO order
+    // reaches it first.
+    bool IFencedEnqueue.EnqueueFencedShared(in QueuedWorkItem item) => ((IFencedEnqueue)_injection).EnqueueFenced(item);
+
     private bool EnqueueFenced(in QueuedWorkItem item)
     {
         WorkStealingDeque? local = t_local;

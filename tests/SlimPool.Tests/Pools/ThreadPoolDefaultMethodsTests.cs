@@ -51,6 +51,28 @@ public sealed class ThreadPoolDefaultMethodsTests
         Assert.Same(item, pool.Queued[1]);
     }
 
+    [Fact]
+    public void QueueNativeItems_DefaultImplementations_RunTheItemAndTheTypedState()
+    {
+        var pool = new RecordingPool();
+        var box = new StrongBox();
+
+        IThreadPool asInterface = pool;
+        asInterface.Queue(new NativeIncrement(box), preferLocal: true);
+        Assert.True(asInterface.TryQueue(new NativeIncrement(box), preferLocal: false));
+        asInterface.Queue(static b => b.Value += 10, box, preferLocal: false);
+        Assert.True(asInterface.TryQueue(static s => s.Box.Value += s.Amount, (Box: box, Amount: 100), preferLocal: true));
+        pool.RunAll();
+
+        Assert.Equal(112, box.Value);
+        Assert.Equal(4, pool.Queued.Count);
+    }
+
+    private sealed class NativeIncrement(StrongBox box) : IThreadPoolWorkItem
+    {
+        public void Execute() => box.Value++;
+    }
+
     private sealed class StrongBox
     {
         public int Value { get; set; }

@@ -1,0 +1,143 @@
+using System.Collections.Concurrent;
+using SlimPool.Tests.Infrastructure;
+
+namespace SlimPool.Tests.Queueing;
+
+/// <summary>SlimPool's side of the built-in pool's item shapes: where <c>preferLocal</c> puts an item, and what queueing costs.</summary>
+public sealed class NativeWorkItemTests
+{
+    [Fact]
+    public void Queue_PreferLocalFalseOnAWorker_GoesBehindTheSharedQueueAndAfterTheWorkersOwnItems()
+    {
+        // One worker, work stealing: its own deque is looked at before the shared queue.
+        using SlimThreadPool pool = TestPools.Create(workers: 1);
+        var order = new ConcurrentQueue<string>();
+        using var done = new CountdownEvent(4);
+
+        pool.Queue(() =>
+        {
+            pool.Queue(static s => { s.Order.Enqueue("shared 1"); s.Done.Signal(); }, (Order: order, Done: done), preferLocal: false);
+            pool.Queue(static s => { s.Order.Enqueue("shared 2"); s.Done.Signal(); }, (Order: order, Done: done), preferLocal: false);
+            pool.Queue(new Recording(order, done, "local"), preferLocal: true);
+            pool.Queue(static s => { s.Order.Enqueue("local typed"); s.Done.Signal(); }, (Order: order, Done: done), preferLocal: true);
+        });
+
+        Bounded.Wait(done, "the four items");
+        string[] seen = [.. order];
+        Assert.Equal(["shared 1", "shared 2"], seen.Where(s => s.StartsWith("shared", StringComparison.Ordinal)));
+        Assert.Equal(2, Array.IndexOf(seen, "shared 1")); // both local items ran first, in the deque's order
+    }
+
+    [Fact]
+    public void AbandonedItem_QueuedAsIThreadPoolWorkItem_IsHandedBackAsItself()
+    {
+        SlimThreadPool pool = TestPools.Create(workers: 1);
+        using var release = new ManualResetEventSlim(false);
+        pool.Queue(() => release.Wait(Bounded.Timeout));
+        var item = new Recording(new ConcurrentQueue<string>(), null, "abandoned");
+        pool.Queue(item, preferLocal: false);
+        pool.Queue(static s => s.Order.Enqueue(s.Name), item, preferLocal: false);
+
+        Task<ShutdownResult> shutdown = pool.ShutdownAsync(ShutdownMode.Abandon);
+        release.Set();
+        ShutdownResult result = Bounded.Result(shutdown, "the abandon");
+
+        Assert.Equal(2, result.AbandonedCount);
+        Assert.Contains(result.AbandonedItems, a => ReferenceEquals(a.Callback, item) && a.State is null);
+        Assert.Contains(result.AbandonedItems, a => a.Callback is Action<Recording> && ReferenceEquals(a.State, item));
+        foreach (AbandonedWorkItem abandoned in result.AbandonedItems)
+        {
+            abandoned.Run();
+        }
+
+        Assert.Equal(["abandoned", "abandoned"], item.Order);
+    }
+
+    [Theory]
+    [InlineData(WorkQueueKind.LockFree)]
+    [InlineData(WorkQueueKind.WorkStealing)]
+    public void Queue_ThreadPoolWorkItemAndReferenceState_AllocateNothingOnTheProducer(WorkQueueKind kind)
+    {
+        const int Items = 200_000;
+        using SlimThreadPool pool = TestPools.Create(configure: o => o.Queue = kind);
+        var item = new Counting();
+        Action<Counting> callback = static c => c.Execute();
+
+        void Burst()
+        {
+            for (int i = 0; i < Items; i++)
+            {
+                pool.Queue(item, preferLocal: false);
+                pool.Queue(callback, item, preferLocal: false);
+            }
+        }
+
+        Burst(); // warm-up: JIT, queue growth
+        Bounded.Until(() => item.Count == 2 * Items, "the warm-up burst");
+        var allocations = new List<long>();
+        for (int attempt = 1; attempt <= 3; attempt++)
+        {
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            Burst();
+            allocations.Add(GC.GetAllocatedBytesForCurrentThread() - before);
+            Bounded.Until(() => item.Count == 2 * Items * (attempt + 1), "the measured burst");
+            if (allocations[^1] == 0)
+            {
+                break;
+            }
+        }
+
+        Assert.True(allocations[^1] == 0, $"every measured burst allocated on the producer: {string.Join(", ", allocations)} bytes");
+    }
+
+    [Fact]
+    public void Queue_ValueStateChainOnOneWorker_ReusesItsCarrierAndAllocatesNothing()
+    {
+        const int Steps = 100_000;
+        using SlimThreadPool pool = TestPools.Create(workers: 1);
+        var finished = new TaskCompletionSource<long>(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        // A chain of (step, start allocation) structs: each step queues the next from the worker with preferLocal.
+        Action<(int Index, long AllocatedAtStart)>? step = null;
+        step = s =>
+        {
+            if (s.Index == 100)
+            {
+                s.AllocatedAtStart = GC.GetAllocatedBytesForCurrentThread(); // after warm-up
+            }
+
+            if (s.Index == Steps)
+            {
+                finished.SetResult(GC.GetAllocatedBytesForCurrentThread() - s.AllocatedAtStart);
+                return;
+            }
+
+            pool.Queue(step!, (s.Index + 1, s.AllocatedAtStart), preferLocal: true);
+        };
+
+        pool.Queue(step, (0, 0L), preferLocal: true);
+        Assert.Equal(0, Bounded.Result(finished.Task, "the chain"));
+    }
+
+    private sealed class Counting : IThreadPoolWorkItem
+    {
+        private int _count;
+
+        public int Count => Volatile.Read(ref _count);
+
+        public void Execute() => Interlocked.Increment(ref _count);
+    }
+
+    private sealed class Recording(ConcurrentQueue<string> order, CountdownEvent? done, string name) : IThreadPoolWorkItem
+    {
+        public ConcurrentQueue<string> Order => order;
+
+        public string Name => name;
+
+        public void Execute()
+        {
+            order.Enqueue(name);
+            done?.Signal();
+        }
+    }
+}
