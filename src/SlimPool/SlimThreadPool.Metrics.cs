@@ -13,12 +13,17 @@ public sealed partial class SlimThreadPool
     /// <c>slimpool.worker.blocked</c> (observable up-down counters); <c>slimpool.work_item.completed</c>,
     /// <c>slimpool.work_item.failed</c>, <c>slimpool.work_item.cancelled</c> (observable counters); and the
     /// histogram <c>slimpool.work_item.queue_wait</c> (seconds from queueing to start), recorded only while a
-    /// listener has enabled it: the pool then stamps each item, which costs one small allocation per item.
+    /// listener has enabled it: the pool then stamps each item, which costs one small allocation per item. Per group
+    /// (<see cref="CreateGroup"/>), tagged also with <see cref="GroupNameTag"/>: <c>slimpool.group.queue.length</c>
+    /// (observable up-down counter) and <c>slimpool.group.work_item.completed</c> (observable counter).
     /// </summary>
     public const string MeterName = "SlimPool";
 
     /// <summary>The tag that names the pool on each of its measurements: <c>slimpool.pool.name</c>.</summary>
     public const string PoolNameTag = "slimpool.pool.name";
+
+    /// <summary>The tag that names the group on each of its measurements: <c>slimpool.group.name</c>.</summary>
+    public const string GroupNameTag = "slimpool.group.name";
 
     private readonly Meter _meter;
     private readonly Histogram<double> _queueWait;
@@ -42,6 +47,8 @@ public sealed partial class SlimThreadPool
         meter.CreateObservableCounter("slimpool.work_item.completed", () => new Measurement<long>(CompletedWorkItemCount, tag), "{work_item}", "Items the workers finished, failed and skipped ones included.");
         meter.CreateObservableCounter("slimpool.work_item.failed", () => new Measurement<long>(UnhandledExceptionCount, tag), "{work_item}", "Items that threw.");
         meter.CreateObservableCounter("slimpool.work_item.cancelled", () => new Measurement<long>(CancelledWorkItemCount, tag), "{work_item}", "Items skipped because their token was cancelled before they started.");
+        meter.CreateObservableUpDownCounter("slimpool.group.queue.length", () => GroupMeasurements(static g => g.QueuedCount), "{work_item}", "A group's items queued and not yet started.");
+        meter.CreateObservableCounter("slimpool.group.work_item.completed", () => GroupMeasurements(static g => g.CompletedWorkItemCount), "{work_item}", "A group's items run, failed and skipped ones included.");
         Histogram<double> queueWait = meter.CreateHistogram(
             "slimpool.work_item.queue_wait",
             "s",
@@ -49,5 +56,14 @@ public sealed partial class SlimThreadPool
             tags: null,
             advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [1e-6, 5e-6, 1e-5, 5e-5, 1e-4, 5e-4, 1e-3, 5e-3, 1e-2, 5e-2, 0.1, 0.5, 1] });
         return (meter, queueWait, elapsed => queueWait.Record(elapsed.TotalSeconds, tag));
+    }
+
+    // One measurement per group not yet shut down, tagged with the pool's and the group's names.
+    private IEnumerable<Measurement<long>> GroupMeasurements(Func<SlimThreadPoolGroup, long> read)
+    {
+        foreach (SlimThreadPoolGroup group in Groups)
+        {
+            yield return new Measurement<long>(read(group), new KeyValuePair<string, object?>(PoolNameTag, _name), new KeyValuePair<string, object?>(GroupNameTag, group.Name));
+        }
     }
 }

@@ -1,3 +1,4 @@
+using SlimPool.Lifecycle;
 using SlimPool.Queues;
 using SlimPool.Scheduling;
 
@@ -247,6 +248,24 @@ public sealed partial class SlimThreadPool
             return false;
         }
 
+        Publish(callback, state, preferLocal);
+        return true;
+    }
+
+    /// <summary>
+    /// Queues an item that stands for items the pool, or a group of it, has already accepted (a group's turn): never
+    /// refused, not even once shutdown has begun. The shutdown then takes it like an item that raced the shutdown flag
+    /// (see <see cref="ShutdownCoordinator.OnQueuedDuringShutdown"/>): a drain runs it, an abandon hands it back.
+    /// </summary>
+    internal void PublishAccepted(object callback, bool preferLocal, WorkItemPriority priority = WorkItemPriority.Normal)
+    {
+        _ = priority;
+        _gate?.ForceAcquire();
+        Publish(callback, null, preferLocal);
+    }
+
+    private void Publish(object callback, object? state, bool preferLocal)
+    {
         if (_queueWait.Enabled)
         {
             callback = new TimedWorkItem(callback, state, _recordQueueWait);
@@ -261,12 +280,11 @@ public sealed partial class SlimThreadPool
         if (_shutdown.IsShutDown)
         {
             _shutdown.OnQueuedDuringShutdown(IsOwnWorker);
-            return true;
+            return;
         }
 
         _idleWait.OnWorkQueued();
         _guard?.OnQueued(); // after the same fence: see StarvationGuard
-        return true;
     }
 
     // Publishes the entry, then makes sure a full fence follows its publication. The shared queue's

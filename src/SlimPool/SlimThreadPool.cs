@@ -24,7 +24,7 @@ namespace SlimPool;
 /// idleness, <c>Workers/IdleTracker</c>; back-pressure, <c>Scheduling/CapacityGate</c>). The facade queues items and
 /// wires the owners together.</para>
 /// </remarks>
-public sealed partial class SlimThreadPool : IThreadPool
+public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
 {
     /// <summary>How many times an idle worker looks at the queue, about a microsecond apart, before it parks.</summary>
     internal const int DefaultSpinIterations = 50;
@@ -126,8 +126,25 @@ public sealed partial class SlimThreadPool : IThreadPool
     /// <summary>Whether the calling thread is one of this pool's workers.</summary>
     internal bool IsOwnWorker => CurrentWorker.Pool == this;
 
+    SlimThreadPool ISchedulingTarget.Pool => this;
+
+    int ISchedulingTarget.MaximumConcurrencyLevel => _workerCount;
+
+    bool ISchedulingTarget.IsRunningItemsOnCurrentThread => IsOwnWorker;
+
+    bool ISchedulingTarget.TryEnqueue(object callback, object? state) => TryEnqueue(callback, state);
+
     /// <summary>Whether the pool has stopped accepting work.</summary>
     internal bool IsShutDown => _shutdown.IsShutDown;
+
+    /// <summary>
+    /// Whether a turn of a group must stop and queue itself again so the shutdown hands the group's items back: an
+    /// abandon has begun and its last look at the queue has not.
+    /// </summary>
+    internal bool IsHandingBack => _shutdown.IsAbandoning && !_shutdown.IsPastLastLook;
+
+    /// <summary>The ExecutionContext an item queued now carries: the caller's when the pool flows it, otherwise none.</summary>
+    internal ExecutionContext? CaptureContextToFlow() => _flowExecutionContext ? ExecutionContext.Capture() : null;
 
     /// <summary>The starvation guard, or null when it is off.</summary>
     internal StarvationGuard? Guard => _guard;

@@ -20,6 +20,7 @@ public sealed class SlimThreadPoolOptions
     private int? _maxWorkers;
     private TimeSpan _spareWorkerIdleTimeout = TimeSpan.FromSeconds(5);
     private TimeSpan _starvationTimeout = TimeSpan.FromMilliseconds(50);
+    private TimeSpan _lowPriorityMaxDelay = TimeSpan.FromMilliseconds(100);
 
     /// <summary>
     /// The number of worker threads, from 1 to <see cref="MaxWorkerCount"/>. Default:
@@ -254,6 +255,26 @@ public sealed class SlimThreadPoolOptions
             }
 
             _starvationTimeout = value;
+        }
+    }
+
+    /// <summary>
+    /// How long a <see cref="WorkItemPriority.Low"/> item waits at most for the pool's other items before it runs anyway
+    /// (aging): it runs as soon as no other item waits, and after this delay it waits only for its turn in the queue.
+    /// Positive. Default: 100 milliseconds.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is zero, negative or infinite.</exception>
+    public TimeSpan LowPriorityMaxDelay
+    {
+        get => _lowPriorityMaxDelay;
+        set
+        {
+            if (value <= TimeSpan.Zero)
+            {
+                throw new ArgumentOutOfRangeException(nameof(LowPriorityMaxDelay), value, $"{nameof(LowPriorityMaxDelay)} must be positive.");
+            }
+
+            _lowPriorityMaxDelay = value;
         }
     }
 

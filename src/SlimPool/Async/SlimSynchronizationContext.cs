@@ -3,18 +3,19 @@ using SlimPool.Queues;
 namespace SlimPool.Async;
 
 /// <summary>
-/// The SynchronizationContext every <see cref="SlimThreadPool"/> worker runs under: <see cref="Post"/> queues the
-/// callback to the pool (no wrapper is allocated: the pool's queue entries dispatch
-/// <see cref="SendOrPostCallback"/> directly), so <c>await</c> resumes on the pool.
+/// The SynchronizationContext a <see cref="SlimThreadPool"/>'s workers run under, and that of each group's items:
+/// <see cref="Post"/> queues the callback to the pool or the group (no wrapper is allocated: queue entries dispatch
+/// <see cref="SendOrPostCallback"/> directly), so <c>await</c> resumes there.
 /// </summary>
 /// <remarks>
-/// <see cref="Send"/> on one of the pool's workers runs the callback inline: a worker that waited for its own pool
-/// could deadlock a full pool, and inline is what a caller of Send on the pool expects. Off the pool it posts and
-/// blocks until the callback has run, rethrowing its exception; if a shutdown abandons the callback before it runs,
-/// Send throws <see cref="ObjectDisposedException"/> instead of waiting for ever. A Post after the pool was disposed
-/// runs on the built-in thread pool instead, so a late continuation is never dropped.
+/// <see cref="Send"/> where the target's items run (one of the pool's workers; an item of the group) runs the callback
+/// inline: a worker that waited for its own pool could deadlock a full pool, and inline is what a caller of Send there
+/// expects. Elsewhere it posts and blocks until the callback has run, rethrowing its exception; on another of the
+/// pool's workers the wait is a blocking scope, so a spare worker covers for it. If a shutdown abandons the callback
+/// before it runs, Send throws <see cref="ObjectDisposedException"/> instead of waiting for ever. A Post after the
+/// target stopped accepting runs on the built-in thread pool instead, so a late continuation is never dropped.
 /// </remarks>
-internal sealed class SlimSynchronizationContext(SlimThreadPool pool) : SynchronizationContext
+internal sealed class SlimSynchronizationContext(ISchedulingTarget target) : SynchronizationContext
 {
     private static readonly WaitCallback s_runElsewhere = static state =>
     {
@@ -25,7 +26,7 @@ internal sealed class SlimSynchronizationContext(SlimThreadPool pool) : Synchron
     public override void Post(SendOrPostCallback d, object? state)
     {
         ArgumentNullException.ThrowIfNull(d);
-        if (!pool.TryEnqueue(d, state))
+        if (!target.TryEnqueue(d, state))
         {
             ThreadPool.UnsafeQueueUserWorkItem(s_runElsewhere, (d, state));
         }
@@ -34,19 +35,22 @@ internal sealed class SlimSynchronizationContext(SlimThreadPool pool) : Synchron
     public override void Send(SendOrPostCallback d, object? state)
     {
         ArgumentNullException.ThrowIfNull(d);
-        if (pool.IsOwnWorker)
+        if (target.IsRunningItemsOnCurrentThread)
         {
             d(state);
             return;
         }
 
         var call = new SendCall(d, state);
-        if (!pool.TryEnqueue(call, null))
+        if (!target.TryEnqueue(call, null))
         {
-            throw new ObjectDisposedException(nameof(SlimThreadPool), "The pool has been disposed and no longer accepts work.");
+            throw new ObjectDisposedException(nameof(SlimThreadPool), "The pool or group has been shut down and no longer accepts work.");
         }
 
-        call.Wait();
+        using (target.Pool.EnterBlocking())
+        {
+            call.Wait();
+        }
     }
 
     public override SynchronizationContext CreateCopy() => this;

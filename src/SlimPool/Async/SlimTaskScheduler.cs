@@ -1,29 +1,31 @@
 namespace SlimPool.Async;
 
 /// <summary>
-/// Runs tasks as items of a <see cref="SlimThreadPool"/>: one cached delegate with the task as its state, so
-/// queueing a task allocates nothing beyond the task itself.
+/// Runs tasks as items of a <see cref="SlimThreadPool"/> or of a group: one cached delegate with the task as its state,
+/// so queueing a task allocates nothing beyond the task itself.
 /// </summary>
 internal sealed class SlimTaskScheduler : TaskScheduler
 {
-    private readonly SlimThreadPool _pool;
+    private readonly ISchedulingTarget _target;
     private readonly Action<object?> _execute;
 
-    public SlimTaskScheduler(SlimThreadPool pool)
+    public SlimTaskScheduler(ISchedulingTarget target)
     {
-        _pool = pool;
+        _target = target;
         _execute = task => TryExecuteTask((Task)task!);
     }
 
-    public override int MaximumConcurrencyLevel => _pool.WorkerCount;
+    public override int MaximumConcurrencyLevel => _target.MaximumConcurrencyLevel;
 
     protected override void QueueTask(Task task)
     {
-        if ((task.CreationOptions & TaskCreationOptions.LongRunning) != 0)
+        // A group's long-running task is one of its items like any other: a thread of its own would escape the group's
+        // concurrency limit.
+        if ((task.CreationOptions & TaskCreationOptions.LongRunning) != 0 && _target is SlimThreadPool pool)
         {
             // A long-running task would hold a worker; give it a thread of its own, as the default scheduler does. It
             // counts as the pool's work until it returns (WaitForIdleAsync).
-            _pool.Idle.OnLongRunningStarting();
+            pool.Idle.OnLongRunningStarting();
             new Thread(static state =>
             {
                 var (scheduler, longRunning) = ((SlimTaskScheduler, Task))state!;
@@ -33,7 +35,7 @@ internal sealed class SlimTaskScheduler : TaskScheduler
                 }
                 finally
                 {
-                    scheduler._pool.Idle.OnLongRunningFinished();
+                    scheduler._target.Pool.Idle.OnLongRunningFinished();
                 }
             })
             {
@@ -43,16 +45,17 @@ internal sealed class SlimTaskScheduler : TaskScheduler
             return;
         }
 
-        if (!_pool.TryEnqueue(_execute, task))
+        if (!_target.TryEnqueue(_execute, task))
         {
-            throw new ObjectDisposedException(nameof(SlimThreadPool), "The pool has been disposed and no longer accepts tasks.");
+            throw new ObjectDisposedException(nameof(SlimThreadPool), "The pool or group has been shut down and no longer accepts tasks.");
         }
     }
 
-    // Inline only on this pool's own workers: running the task on a foreign thread (a caller blocked in Wait, say)
-    // would break the promise that the pool's tasks run on the pool.
+    // Inline only where the target's items run (the pool's own workers; inside one of the group's items): running the
+    // task on a foreign thread (a caller blocked in Wait, say) would break the promise that the pool's tasks run on the
+    // pool, and a group's that at most so many run at once.
     protected override bool TryExecuteTaskInline(Task task, bool taskWasPreviouslyQueued) =>
-        _pool.IsOwnWorker && TryExecuteTask(task);
+        _target.IsRunningItemsOnCurrentThread && TryExecuteTask(task);
 
     // The pool's queues cannot be enumerated safely while workers run; returning null tells the debugger that
     // the scheduler does not support listing its tasks.

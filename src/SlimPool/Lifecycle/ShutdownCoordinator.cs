@@ -55,6 +55,12 @@ internal sealed class ShutdownCoordinator
     /// <summary>Whether workers must stop taking items (an abandon was asked for).</summary>
     public bool IsAbandoning => Volatile.Read(ref _abandon) != 0;
 
+    /// <summary>
+    /// Whether the last look at the queue has begun (<see cref="FinishShutdown"/>): from then on nothing more is handed
+    /// back, and what is queued is run.
+    /// </summary>
+    public bool IsPastLastLook => Volatile.Read(ref _finished) != 0;
+
     /// <summary>Whether the shutdown has finished: the workers exited and the leftovers were run or handed back.</summary>
     public bool IsFinished => Volatile.Read(ref _shutdownResult) is not null;
 
@@ -262,13 +268,27 @@ internal sealed class ShutdownCoordinator
 
         while (_queue.TryDequeue(out QueuedWorkItem item))
         {
-            if (item.UserCallback is IAbandonable abandonable)
-            {
-                abandonable.Abandon(); // the pool's own waiting callers (Send) learn of it at once, with an exception
-                continue;
-            }
+            HandBack(item, abandoned);
+        }
+    }
 
-            abandoned.Add(new AbandonedWorkItem(item));
+    /// <summary>
+    /// Hands back an item that will not run: a group's turn hands back the group's items, a waiting caller of the pool's
+    /// own (Send) learns of it at once with an exception, any other item goes into <paramref name="abandoned"/>.
+    /// </summary>
+    public static void HandBack(in QueuedWorkItem item, List<AbandonedWorkItem> abandoned)
+    {
+        switch (item.UserCallback)
+        {
+            case IHandsBackItems source:
+                source.HandBack(abandoned);
+                break;
+            case IAbandonable abandonable:
+                abandonable.Abandon();
+                break;
+            default:
+                abandoned.Add(new AbandonedWorkItem(item));
+                break;
         }
     }
 

@@ -47,3 +47,48 @@ public sealed class ManagedThreadPoolContractTests : ThreadPoolContractTests
     protected override IThreadPool CreatePool(Action<Exception>? unhandledException = null, bool flowExecutionContext = false) =>
         new ManagedThreadPool(flowExecutionContext, unhandledException);
 }
+
+/// <summary>
+/// The contract suite for a group of a pool's items: the group is the <see cref="IThreadPool"/> under test; its pool
+/// (default options, guard off) belongs to the test and is disposed with it.
+/// </summary>
+public abstract class GroupContractTests(int maxConcurrency, int maxItemsPerTurn = 32) : ThreadPoolContractTests, IDisposable
+{
+    private readonly List<SlimThreadPool> _pools = [];
+
+    protected override bool OwnsItsThreads => false; // the pool's workers run the group's items
+
+    protected override IThreadPool CreatePool(Action<Exception>? unhandledException = null, bool flowExecutionContext = false)
+    {
+        var pool = new SlimThreadPool(new SlimThreadPoolOptions
+        {
+            WorkerCount = 2,
+            FlowExecutionContext = flowExecutionContext,
+            UnhandledException = unhandledException,
+            Name = $"SlimPool group test {maxConcurrency}",
+            StarvationTimeout = Timeout.InfiniteTimeSpan,
+        });
+        lock (_pools)
+        {
+            _pools.Add(pool);
+        }
+
+        return pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = maxConcurrency, MaxItemsPerTurn = maxItemsPerTurn });
+    }
+
+    public void Dispose()
+    {
+        foreach (SlimThreadPool pool in _pools)
+        {
+            Infrastructure.Bounded.Run(pool.Dispose, "the group's pool to dispose");
+        }
+
+        GC.SuppressFinalize(this);
+    }
+}
+
+/// <summary>A serial group: one item at a time.</summary>
+public sealed class SerialGroupContractTests() : GroupContractTests(maxConcurrency: 1);
+
+/// <summary>A group wider than the pool, turns of one item: every item is a turn that yields.</summary>
+public sealed class WideGroupContractTests() : GroupContractTests(maxConcurrency: 4, maxItemsPerTurn: 1);

@@ -72,6 +72,7 @@ public abstract partial class ThreadPoolContractTests
     {
         SlimThreadPool slim => slim.CancelledWorkItemCount,
         ManagedThreadPool managed => managed.CancelledWorkItemCount,
+        SlimThreadPoolGroup group => group.CancelledWorkItemCount,
         _ => throw new ArgumentException($"No cancelled count for {pool.GetType().Name}.", nameof(pool)),
     };
 

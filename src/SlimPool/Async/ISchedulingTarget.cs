@@ -1,0 +1,26 @@
+namespace SlimPool.Async;
+
+/// <summary>
+/// Where a <see cref="SlimTaskScheduler"/> and a <see cref="SlimSynchronizationContext"/> send their items: a pool, or
+/// a group of a pool's items.
+/// </summary>
+internal interface ISchedulingTarget
+{
+    /// <summary>The pool whose workers run the items.</summary>
+    SlimThreadPool Pool { get; }
+
+    /// <summary>How many of the target's items may run at once (<see cref="TaskScheduler.MaximumConcurrencyLevel"/>).</summary>
+    int MaximumConcurrencyLevel { get; }
+
+    /// <summary>
+    /// Whether the current thread is running one of the target's items now, so that it may run another inline (a task,
+    /// a <c>Send</c>) without breaking what the target promises about where and how many of its items run.
+    /// </summary>
+    bool IsRunningItemsOnCurrentThread { get; }
+
+    /// <summary>
+    /// Queues an item of the scheduler's or the context's own: never refused or delayed for back-pressure (an await
+    /// chain must not wait on the queue it feeds); false once the target no longer accepts work.
+    /// </summary>
+    bool TryEnqueue(object callback, object? state);
+}

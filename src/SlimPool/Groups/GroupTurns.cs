@@ -1,0 +1,272 @@
+using System.Diagnostics;
+using SlimPool.Lifecycle;
+using SlimPool.Queues;
+using SlimPool.Workers;
+
+namespace SlimPool.Groups;
+
+/// <summary>
+/// A group's items and its turns on the pool: the group's own queue, how many turns it holds, and the turn itself (an
+/// item of the pool that runs the group's items one after another until the queue is empty or the quantum is spent).
+/// </summary>
+/// <remarks>
+/// <para><b>Fields.</b> <c>_turns</c> counts the turns held, each either queued on the pool or running; it never
+/// exceeds <c>_maxConcurrency</c>, so at most that many of the group's items run at once. A turn is taken by a
+/// compare-and-swap below the limit and given back by a decrement, both full fences. <c>_pending</c> counts the items
+/// accepted and not yet run or handed back; the group has drained when it is closed and <c>_pending</c> is 0.
+/// <c>_closed</c>, <c>_abandoning</c> and <c>_swept</c> go from 0 to 1 once each.</para>
+/// <para><b>No item is stranded.</b> While the queue holds an item, some turn is held. A producer publishes its item,
+/// fences, then reads <c>_turns</c> (<see cref="Enqueue"/>); a turn that finds the queue empty gives the turn back
+/// (a full fence), then looks at the queue again (<see cref="EndTurn"/>). Either the producer sees the turn given back
+/// and takes one, or the turn sees the item and takes itself back. A turn that yields at the end of its quantum keeps
+/// its turn and queues itself again; so does one that the pool's abandon stops, and the pool's shutdown then hands
+/// the group's items back in its place (<see cref="HandBack"/>).</para>
+/// <para><b>Serial groups.</b> With one turn, one thread at a time takes items from the queue, in its order; a turn
+/// ends with a full fence (the decrement, or the pool's queueing of it) that the next turn's taking or dequeueing
+/// pairs with, so each item sees what the one before it wrote.</para>
+/// </remarks>
+internal sealed class GroupTurns : IWorkItem, IHandsBackItems
+{
+    // The group whose turn the current thread is running, if any.
+    [ThreadStatic]
+    private static GroupTurns? t_current;
+
+    private readonly SlimThreadPool _pool;
+    private readonly WorkItemRunner _runner;
+    private readonly LockFreeWorkQueue _queue = new();
+    private readonly int _maxConcurrency;
+    private readonly int _maxItemsPerTurn;
+    private readonly long _maxTurnTicks; // Stopwatch ticks; 0 when turns have no time limit
+    private readonly WorkItemPriority _priority;
+    private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
+    private SynchronizationContext? _synchronizationContext;
+    private int _turns;
+    private long _pending;
+    private long _completed;
+    private int _closed;
+    private int _abandoning;
+    private int _swept;
+
+    public GroupTurns(SlimThreadPool pool, WorkItemRunner runner, SlimGroupOptions options)
+    {
+        _pool = pool;
+        _runner = runner;
+        _maxConcurrency = options.MaxConcurrency;
+        _maxItemsPerTurn = options.MaxItemsPerTurn;
+        _maxTurnTicks = options.MaxTurnDuration == Timeout.InfiniteTimeSpan
+            ? 0
+            : Math.Max(1, (long)(options.MaxTurnDuration.TotalSeconds * Stopwatch.Frequency));
+        _priority = options.Priority;
+    }
+
+    /// <summary>Whether the current thread is running one of this group's items.</summary>
+    public bool IsCurrent => t_current == this;
+
+    /// <summary>The number of items queued and not yet started.</summary>
+    public int QueuedCount => _queue.Count;
+
+    /// <summary>The number of items accepted and not yet finished or handed back.</summary>
+    public long PendingCount => Interlocked.Read(ref _pending);
+
+    /// <summary>The number of items run (those that threw and those skipped as cancelled included).</summary>
+    public long CompletedCount => Interlocked.Read(ref _completed);
+
+    /// <summary>Whether the group has stopped accepting items.</summary>
+    public bool IsClosed => Volatile.Read(ref _closed) != 0;
+
+    /// <summary>Completes when the group is closed and every accepted item has run or been handed back.</summary>
+    public Task Drained => _drained.Task;
+
+    /// <summary>The context the group's items run under; set once, before the first item is accepted.</summary>
+    public void SetSynchronizationContext(SynchronizationContext context) => _synchronizationContext = context;
+
+    /// <summary>
+    /// Accepts an item unless the group is closed or its pool shut down. An item accepted here runs exactly once, or is
+    /// handed back by an abandon (the group's or the pool's).
+    /// </summary>
+    public bool TryAccept(object callback, object? state)
+    {
+        if (_pool.IsShutDown)
+        {
+            return false;
+        }
+
+        // Counted before the look at _closed (both full fences): Close either sees the count and waits for the item,
+        // or this sees Close and takes the count back.
+        Interlocked.Increment(ref _pending);
+        if (Volatile.Read(ref _closed) != 0)
+        {
+            OnItemFinished();
+            return false;
+        }
+
+        Enqueue(new QueuedWorkItem(callback, state, _pool.CaptureContextToFlow()));
+        return true;
+    }
+
+    /// <summary>Stops accepting items; true for the call that closed it.</summary>
+    public bool Close()
+    {
+        if (Interlocked.Exchange(ref _closed, 1) != 0)
+        {
+            return false;
+        }
+
+        if (Interlocked.Read(ref _pending) == 0)
+        {
+            _drained.TrySetResult();
+        }
+
+        return true;
+    }
+
+    /// <summary>
+    /// The group's abandon (after <see cref="Close"/>): turns stop taking items and the queued ones are added to
+    /// <paramref name="abandoned"/>. Items queued by producers that raced the close are run afterwards.
+    /// </summary>
+    public void Abandon(List<AbandonedWorkItem> abandoned)
+    {
+        Interlocked.Exchange(ref _abandoning, 1);
+        while (_queue.TryDequeue(out QueuedWorkItem item))
+        {
+            ShutdownCoordinator.HandBack(item, abandoned);
+            OnItemFinished();
+        }
+
+        // A turn that ended during the sweep did not look at the queue again (EndTurn), so look here, after a full
+        // fence: an item that turn would have seen is seen now and gets a turn.
+        Interlocked.Exchange(ref _swept, 1);
+        if (!_queue.IsEmpty && TryTakeTurn())
+        {
+            _pool.PublishAccepted(this, preferLocal: false, _priority);
+        }
+    }
+
+    /// <summary>One turn: runs the group's items on this thread until the queue is empty or the quantum is spent.</summary>
+    public void Execute()
+    {
+        GroupTurns? outerGroup = t_current;
+        SynchronizationContext? outerContext = SynchronizationContext.Current;
+        t_current = this;
+        SynchronizationContext.SetSynchronizationContext(_synchronizationContext);
+        try
+        {
+            RunTurn(ExecutionContext.Capture());
+        }
+        finally
+        {
+            t_current = outerGroup;
+            SynchronizationContext.SetSynchronizationContext(outerContext);
+        }
+    }
+
+    /// <summary>The pool abandoned this turn before it ran: it gives the turn back and hands back the group's queued items.</summary>
+    public void HandBack(List<AbandonedWorkItem> abandoned)
+    {
+        Interlocked.Decrement(ref _turns);
+        while (_queue.TryDequeue(out QueuedWorkItem item))
+        {
+            ShutdownCoordinator.HandBack(item, abandoned);
+            OnItemFinished();
+        }
+    }
+
+    private void RunTurn(ExecutionContext? baseline)
+    {
+        int ran = 0;
+        long startedAt = _maxTurnTicks == 0 ? 0 : Stopwatch.GetTimestamp();
+        while (true)
+        {
+            if (_pool.IsHandingBack)
+            {
+                // The pool is abandoning: keep the turn and queue it again, so the pool's shutdown hands the group's
+                // items back with its own.
+                _pool.PublishAccepted(this, preferLocal: false, _priority);
+                return;
+            }
+
+            if (IsSweeping || !_queue.TryDequeue(out QueuedWorkItem item))
+            {
+                if (!EndTurn())
+                {
+                    return;
+                }
+
+                continue;
+            }
+
+            _runner.Execute(item, baseline, _synchronizationContext);
+            Interlocked.Increment(ref _completed);
+            OnItemFinished();
+
+            if (++ran >= _maxItemsPerTurn || (startedAt != 0 && Stopwatch.GetTimestamp() - startedAt >= _maxTurnTicks))
+            {
+                if (!_queue.IsEmpty)
+                {
+                    // Quantum spent with items waiting: give the worker back, keeping the turn, which goes behind what
+                    // the pool has queued (its shared queue, not this worker's own deque).
+                    _pool.PublishAccepted(this, preferLocal: false, _priority);
+                    return;
+                }
+
+                ran = 0;
+                startedAt = _maxTurnTicks == 0 ? 0 : Stopwatch.GetTimestamp();
+            }
+        }
+    }
+
+    // The group's abandon has begun and not yet swept the queue: turns leave what is queued to the sweep.
+    private bool IsSweeping => Volatile.Read(ref _abandoning) != 0 && Volatile.Read(ref _swept) == 0;
+
+    // Gives the turn back; true if this thread took it again because an item is waiting (the turn then runs on).
+    private bool EndTurn()
+    {
+        // The decrement is a full fence before the look at the queue: it pairs with Enqueue's publish-fence-read.
+        Interlocked.Decrement(ref _turns);
+        if (IsSweeping)
+        {
+            return false; // Abandon looks at the queue once more after its sweep
+        }
+
+        return !_queue.IsEmpty && TryTakeTurn();
+    }
+
+    private void Enqueue(in QueuedWorkItem item)
+    {
+        if (!((IFencedEnqueue)_queue).EnqueueFenced(item))
+        {
+            Interlocked.MemoryBarrier();
+        }
+
+        // After the fence: see the class remarks. With every turn held, the holders take the item.
+        if (TryTakeTurn())
+        {
+            _pool.PublishAccepted(this, preferLocal: true, _priority);
+        }
+    }
+
+    private bool TryTakeTurn()
+    {
+        int turns = Volatile.Read(ref _turns);
+        while (turns < _maxConcurrency)
+        {
+            int seen = Interlocked.CompareExchange(ref _turns, turns + 1, turns);
+            if (seen == turns)
+            {
+                return true;
+            }
+
+            turns = seen;
+        }
+
+        return false;
+    }
+
+    private void OnItemFinished()
+    {
+        if (Interlocked.Decrement(ref _pending) == 0 && Volatile.Read(ref _closed) != 0)
+        {
+            _drained.TrySetResult();
+        }
+    }
+}

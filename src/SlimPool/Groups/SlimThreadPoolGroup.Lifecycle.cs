@@ -1,0 +1,130 @@
+namespace SlimPool;
+
+/// <summary>Shutdown of the group alone: drain or abandon its items, the pool and its other groups untouched.</summary>
+public sealed partial class SlimThreadPoolGroup
+{
+    private readonly Lock _shutdownLock = new();
+    private readonly List<AbandonedWorkItem> _abandoned = []; // under _shutdownLock
+    private bool _abandonRequested;                             // under _shutdownLock
+    private Task<ShutdownResult>? _shutdownTask;                // under _shutdownLock
+
+    /// <summary>
+    /// Stops the group accepting items. <see cref="ShutdownMode.Drain"/> runs every accepted item;
+    /// <see cref="ShutdownMode.Abandon"/> lets the items already started finish and hands the queued ones back. The
+    /// pool and its other groups go on.
+    /// </summary>
+    /// <param name="mode">Whether to drain or abandon the group's queued items.</param>
+    /// <param name="cancellationToken">Turns a drain into an abandon when cancelled; once cancelled, the task completes
+    /// without waiting for the items still running (<see cref="ShutdownResult.RunningWorkItemCount"/>).</param>
+    /// <returns>A task that completes when every accepted item has run or been handed back. Every call returns the same
+    /// outcome. Do not block on it from one of the group's own items.</returns>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="mode"/> is not a defined <see cref="ShutdownMode"/>.</exception>
+    public Task<ShutdownResult> ShutdownAsync(ShutdownMode mode, CancellationToken cancellationToken = default)
+    {
+        if (mode is not (ShutdownMode.Drain or ShutdownMode.Abandon))
+        {
+            throw new ArgumentOutOfRangeException(nameof(mode), mode, $"{nameof(mode)} must be {nameof(ShutdownMode.Drain)} or {nameof(ShutdownMode.Abandon)}.");
+        }
+
+        Task<ShutdownResult> shutdown = Begin();
+        if (mode == ShutdownMode.Abandon || cancellationToken.IsCancellationRequested)
+        {
+            Abandon();
+        }
+
+        return cancellationToken.CanBeCanceled && !shutdown.IsCompleted
+            ? AbandonOnCancellationAsync(shutdown, cancellationToken)
+            : shutdown;
+    }
+
+    /// <summary>
+    /// Stops the group accepting items and waits until every accepted item has run (a drain). Idempotent. Inside one of
+    /// the group's items, or on any of the pool's workers, it does not wait (the items it would wait for may need that
+    /// worker); they still run.
+    /// </summary>
+    public void Dispose()
+    {
+        Begin();
+        if (!MayWaitHere)
+        {
+            return;
+        }
+
+        // On the drained signal itself, not the shutdown task's continuation: disposal must not depend on the built-in
+        // pool having a thread free.
+        _turns.Drained.Wait();
+    }
+
+    /// <summary>Like <see cref="Dispose"/> (a drain), waiting asynchronously.</summary>
+    /// <returns>A task that completes when every accepted item has run.</returns>
+    public async ValueTask DisposeAsync()
+    {
+        Task<ShutdownResult> shutdown = Begin();
+        if (MayWaitHere)
+        {
+            await shutdown.ConfigureAwait(false);
+        }
+    }
+
+    private bool MayWaitHere => !_turns.IsCurrent && !_pool.IsOwnWorker;
+
+    private Task<ShutdownResult> Begin()
+    {
+        lock (_shutdownLock)
+        {
+            if (_shutdownTask is null)
+            {
+                _turns.Close();
+                _shutdownTask = FinishWhenDrainedAsync();
+            }
+
+            return _shutdownTask;
+        }
+    }
+
+    private void Abandon()
+    {
+        // Lock is re-entrant: an item the abandon hands back never runs here, but a late turn it queues may run on this
+        // thread when the pool has already finished (SlimThreadPool.PublishAccepted).
+        lock (_shutdownLock)
+        {
+            if (_abandonRequested)
+            {
+                return;
+            }
+
+            _abandonRequested = true;
+            _turns.Abandon(_abandoned);
+        }
+    }
+
+    private async Task<ShutdownResult> FinishWhenDrainedAsync()
+    {
+        await _turns.Drained.ConfigureAwait(false);
+        _pool.OnGroupShutDown(this);
+        return Result(runningWorkItemCount: 0);
+    }
+
+    private async Task<ShutdownResult> AbandonOnCancellationAsync(Task<ShutdownResult> shutdown, CancellationToken cancellationToken)
+    {
+        var cancelled = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        await using (cancellationToken.UnsafeRegister(static s => ((TaskCompletionSource)s!).TrySetResult(), cancelled).ConfigureAwait(false))
+        {
+            if (await Task.WhenAny(shutdown, cancelled.Task).ConfigureAwait(false) == shutdown)
+            {
+                return await shutdown.ConfigureAwait(false);
+            }
+        }
+
+        Abandon();
+        return shutdown.IsCompleted ? await shutdown.ConfigureAwait(false) : Result((int)Math.Min(_turns.PendingCount, int.MaxValue));
+    }
+
+    private ShutdownResult Result(int runningWorkItemCount)
+    {
+        lock (_shutdownLock)
+        {
+            return new ShutdownResult(_abandonRequested ? ShutdownMode.Abandon : ShutdownMode.Drain, [.. _abandoned], runningWorkItemCount);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+using SlimPool.Async;
+using SlimPool.Groups;
+using SlimPool.Queues;
+using SlimPool.Workers;
+
+namespace SlimPool;
+
+/// <summary>
+/// A group of a <see cref="SlimThreadPool"/>'s items (<see cref="SlimThreadPool.CreateGroup"/>): at most
+/// <see cref="MaxConcurrency"/> of them run at once, on the pool's workers, and the rest wait inside the group. No thread
+/// is made for a group and no worker waits for one.
+/// </summary>
+/// <remarks>
+/// <para>With <see cref="SlimGroupOptions.MaxConcurrency"/> 1 the group is a serial queue: its items run one at a time,
+/// in the order they were queued, and each sees what the one before it wrote.</para>
+/// <para>Groups are fair to each other and to the pool's other items: a worker runs at most
+/// <see cref="SlimGroupOptions.MaxItemsPerTurn"/> of a group's items, or for <see cref="SlimGroupOptions.MaxTurnDuration"/>,
+/// then gives the worker back, and the group's turn waits behind what the pool has queued since.</para>
+/// <para>Each group has its own <see cref="TaskScheduler"/> and <see cref="SynchronizationContext"/>: code started in
+/// the group that awaits resumes in the group, under the same limit.</para>
+/// <para>Shutting a group down (<see cref="ShutdownAsync"/>, <see cref="Dispose"/>) affects only the group. Shutting the
+/// pool down drains the group's accepted items with the pool's, or hands them back with the pool's in an abandon;
+/// afterwards the group accepts nothing.</para>
+/// </remarks>
+public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
+{
+    private readonly SlimThreadPool _pool;
+    private readonly GroupTurns _turns;
+    private readonly string _name;
+    private readonly int _maxConcurrency;
+    private readonly WorkItemPriority _priority;
+    private readonly SlimSynchronizationContext _synchronizationContext;
+    private readonly SlimTaskScheduler _taskScheduler;
+    private readonly Action _onItemSkipped;
+    private long _cancelledCount;
+
+    internal SlimThreadPoolGroup(SlimThreadPool pool, WorkItemRunner runner, SlimGroupOptions options, string name)
+    {
+        _pool = pool;
+        _name = name;
+        _maxConcurrency = options.MaxConcurrency;
+        _priority = options.Priority;
+        _turns = new GroupTurns(pool, runner, options);
+        _synchronizationContext = new SlimSynchronizationContext(this);
+        _taskScheduler = new SlimTaskScheduler(this);
+        _turns.SetSynchronizationContext(_synchronizationContext);
+        _onItemSkipped = () => Interlocked.Increment(ref _cancelledCount);
+    }
+
+    /// <summary>The group's name (<see cref="SlimGroupOptions.Name"/>, or the one the pool gave it).</summary>
+    public string Name => _name;
+
+    /// <summary>The pool whose workers run the group's items.</summary>
+    public SlimThreadPool Pool => _pool;
+
+    /// <summary>How many of the group's items may run at once (<see cref="SlimGroupOptions.MaxConcurrency"/>).</summary>
+    public int MaxConcurrency => _maxConcurrency;
+
+    /// <summary>The priority of the group's turns on the pool (<see cref="SlimGroupOptions.Priority"/>).</summary>
+    public WorkItemPriority Priority => _priority;
+
+    /// <summary>How many threads can run the group's items at once: <see cref="MaxConcurrency"/>, at most the pool's <see cref="SlimThreadPool.WorkerCount"/>.</summary>
+    public int WorkerCount => Math.Min(_maxConcurrency, _pool.WorkerCount);
+
+    /// <summary>The approximate number of the group's items queued and not yet started.</summary>
+    public int PendingWorkItemCount => _turns.QueuedCount;
+
+    /// <summary>The number of the group's items that have run (those that threw and those skipped as cancelled included).</summary>
+    public long CompletedWorkItemCount => _turns.CompletedCount;
+
+    /// <summary>The number of the group's items skipped because their cancellation token was cancelled before they started.</summary>
+    public long CancelledWorkItemCount => Interlocked.Read(ref _cancelledCount);
+
+    /// <summary>
+    /// A <see cref="System.Threading.Tasks.TaskScheduler"/> that runs tasks as the group's items: at most
+    /// <see cref="MaxConcurrency"/> at a time. A task is inlined only inside one of the group's own items; a
+    /// <see cref="TaskCreationOptions.LongRunning"/> task is an item like the others.
+    /// </summary>
+    public TaskScheduler TaskScheduler => _taskScheduler;
+
+    /// <summary>
+    /// The <see cref="System.Threading.SynchronizationContext"/> the group's items run under: <c>Post</c> queues to the
+    /// group, so <c>await</c> in the group resumes in the group. <c>Send</c> runs inline inside one of the group's
+    /// items; elsewhere it posts and waits.
+    /// </summary>
+    public SynchronizationContext SynchronizationContext => _synchronizationContext;
+
+    SlimThreadPool ISchedulingTarget.Pool => _pool;
+
+    int ISchedulingTarget.MaximumConcurrencyLevel => _maxConcurrency;
+
+    bool ISchedulingTarget.IsRunningItemsOnCurrentThread => _turns.IsCurrent;
+
+    /// <summary>Whether the group has stopped accepting items.</summary>
+    internal bool IsClosed => _turns.IsClosed;
+
+    /// <summary>The number of the group's items queued and not yet started, for the pool's metrics.</summary>
+    internal long QueuedCount => _turns.QueuedCount;
+
+    // The scheduler's and the context's items: not cancellable, not wrapped.
+    bool ISchedulingTarget.TryEnqueue(object callback, object? state) => _turns.TryAccept(callback, state);
+
+    private bool TryAccept(object callback, object? state, CancellationToken cancellationToken)
+    {
+        if (cancellationToken.CanBeCanceled)
+        {
+            callback = new CancellableWorkItem(callback, state, cancellationToken, _onItemSkipped);
+            state = null;
+        }
+
+        return _turns.TryAccept(callback, state);
+    }
+
+    private void AcceptOrThrow(object callback, object? state, CancellationToken cancellationToken)
+    {
+        if (!TryAccept(callback, state, cancellationToken))
+        {
+            throw new ObjectDisposedException(nameof(SlimThreadPoolGroup), $"The group '{_name}' (or its pool) has been shut down and no longer accepts work.");
+        }
+    }
+}
