@@ -130,7 +130,7 @@ public sealed partial class SlimThreadPool
         return TryPublishHoldingSlot(callback, state);
     }
 
-    private void QueueCore(object callback, object? state, CancellationToken cancellationToken, bool preferLocal = true)
+    private void QueueCore(object callback, object? state, CancellationToken cancellationToken, bool preferLocal = true, WorkItemPriority priority = WorkItemPriority.Normal)
     {
         WrapForToken(ref callback, ref state, cancellationToken);
         CapacityGate? gate = _gate;
@@ -170,17 +170,17 @@ public sealed partial class SlimThreadPool
             }
         }
 
-        if (!TryPublishHoldingSlot(callback, state, preferLocal))
+        if (!TryPublishHoldingSlot(callback, state, preferLocal, priority))
         {
             ThrowDisposed();
         }
     }
 
-    private bool TryQueueCore(object callback, object? state, CancellationToken cancellationToken, bool preferLocal = true)
+    private bool TryQueueCore(object callback, object? state, CancellationToken cancellationToken, bool preferLocal = true, WorkItemPriority priority = WorkItemPriority.Normal)
     {
         WrapForToken(ref callback, ref state, cancellationToken);
         CapacityGate? gate = _gate;
-        return (gate is null || gate.TryAcquire()) && TryPublishHoldingSlot(callback, state, preferLocal);
+        return (gate is null || gate.TryAcquire()) && TryPublishHoldingSlot(callback, state, preferLocal, priority);
     }
 
     private ValueTask QueueAsyncCore(object callback, object? state, CancellationToken cancellationToken)
@@ -224,9 +224,9 @@ public sealed partial class SlimThreadPool
 
     // The caller holds a capacity slot for this item (when the pool is bounded): published, the item keeps it until
     // a worker dequeues it; refused, the slot goes back here.
-    private bool TryPublishHoldingSlot(object callback, object? state, bool preferLocal = true)
+    private bool TryPublishHoldingSlot(object callback, object? state, bool preferLocal = true, WorkItemPriority priority = WorkItemPriority.Normal)
     {
-        if (TryPublish(callback, state, preferLocal))
+        if (TryPublish(callback, state, preferLocal, priority))
         {
             return true;
         }
@@ -241,14 +241,14 @@ public sealed partial class SlimThreadPool
     /// queued on a worker to the shared queue (work stealing), behind what is already queued there, instead of the
     /// worker's own deque.
     /// </summary>
-    private bool TryPublish(object callback, object? state, bool preferLocal = true)
+    private bool TryPublish(object callback, object? state, bool preferLocal = true, WorkItemPriority priority = WorkItemPriority.Normal)
     {
         if (_shutdown.IsShutDown)
         {
             return false;
         }
 
-        Publish(callback, state, preferLocal);
+        PublishWithPriority(callback, state, preferLocal, priority);
         return true;
     }
 
@@ -259,9 +259,24 @@ public sealed partial class SlimThreadPool
     /// </summary>
     internal void PublishAccepted(object callback, bool preferLocal, WorkItemPriority priority = WorkItemPriority.Normal)
     {
-        _ = priority;
         _gate?.ForceAcquire();
-        Publish(callback, null, preferLocal);
+        PublishWithPriority(callback, null, preferLocal, priority);
+    }
+
+    // A High or Low item goes into its lane, and its ticket into the queue, after the lane (see PriorityLanes); a Normal
+    // one goes straight into the queue.
+    private void PublishWithPriority(object callback, object? state, bool preferLocal, WorkItemPriority priority)
+    {
+        if (priority != WorkItemPriority.Normal)
+        {
+            PriorityLanes lanes = _lanes ?? CreateLanes();
+            lanes.Add(priority, new QueuedWorkItem(callback, state, CaptureContextToFlow()));
+            callback = lanes.TicketFor(priority);
+            state = null;
+            preferLocal = false;
+        }
+
+        Publish(callback, state, preferLocal);
     }
 
     private void Publish(object callback, object? state, bool preferLocal)

@@ -64,6 +64,7 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
         _workerCount = options.WorkerCount;
         _name = options.Name;
         _flowExecutionContext = options.FlowExecutionContext;
+        _lowPriorityMaxDelay = options.LowPriorityMaxDelay;
         _queue = CreateQueue(options);
         _fencedQueue = _queue as IFencedEnqueue;
         _idleWait = options.IdleWait switch

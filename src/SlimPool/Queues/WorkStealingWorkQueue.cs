@@ -20,6 +20,11 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     // How many items a worker takes from the shared queue at a time (see RefillFrom).
     private const int InjectionBatch = 16;
 
+    // Every this many looks a worker takes from the shared queue before its own deque, so that a worker whose items
+    // keep queueing successors to its deque cannot starve what waits in the shared queue (items from outside, a
+    // group's yielded turn, a Low item's ticket). Tokio checks its global queue every 61 ticks for the same reason.
+    private const int SharedQueueInterval = 61;
+
     private readonly LockFreeWorkQueue _injection = new();
     private readonly Lock _attachLock = new();
 
@@ -106,9 +111,21 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
             local = null;
         }
 
-        if (local is not null && local.TryPop(out item))
+        if (local is not null)
         {
-            return true;
+            if (++local.LooksSinceShared >= SharedQueueInterval)
+            {
+                local.LooksSinceShared = 0;
+                if (_injection.TryDequeue(out item))
+                {
+                    return true;
+                }
+            }
+
+            if (local.TryPop(out item))
+            {
+                return true;
+            }
         }
 
         if (_injection.TryDequeue(out item))

@@ -101,9 +101,10 @@ internal sealed class WorkerLoop
                     busy = true;
                 }
 
-                if (_queue.TryDequeue(out QueuedWorkItem item))
+                // High items first, straight from their lane (their tickets stay queued, holding their capacity slots);
+                // a pool that never had one pays a null test here.
+                if ((_pool.Lanes is { } lanes && lanes.TryTakeHigh(out QueuedWorkItem item)) || TryDequeue(out item))
                 {
-                    _gate?.Release();
                     _idleWait.OnWorkTaken(index);
                     _runner.Execute(item, cleanContext, _synchronizationContext);
                     RestoreAfterItem(thread, threadName, blocking);
@@ -165,6 +166,17 @@ internal sealed class WorkerLoop
                 _shutdown.OnWorkersExited();
             }
         }
+    }
+
+    private bool TryDequeue(out QueuedWorkItem item)
+    {
+        if (_queue.TryDequeue(out item))
+        {
+            _gate?.Release(); // the item's capacity slot
+            return true;
+        }
+
+        return false;
     }
 
     // After each item: what an item may have changed on its thread and that the built-in pool resets too (its name

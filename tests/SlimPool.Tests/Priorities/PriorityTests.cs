@@ -1,0 +1,185 @@
+using System.Collections.Concurrent;
+using System.Diagnostics;
+using SlimPool.Tests.Infrastructure;
+
+namespace SlimPool.Tests.Priorities;
+
+/// <summary>High before Normal before Low; Low ages instead of starving; lanes in shutdown; on every queue × idle wait.</summary>
+public sealed class PriorityTests
+{
+    public static TheoryData<WorkQueueKind, IdleWaitKind> Configurations() => new()
+    {
+        { WorkQueueKind.Locked, IdleWaitKind.AutoResetEvent },
+        { WorkQueueKind.LockFree, IdleWaitKind.SpinThenPark },
+        { WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark },
+        { WorkQueueKind.WorkStealing, IdleWaitKind.AutoResetEvent },
+    };
+
+    [Theory]
+    [MemberData(nameof(Configurations))]
+    public void Queue_HighLowAndNormalBehindABlockedWorker_RunHighThenNormalThenLow(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        using SlimThreadPool pool = Create(queue, idleWait, workers: 1, lowDelay: TimeSpan.FromSeconds(30));
+        using var release = new ManualResetEventSlim(false);
+        var order = new ConcurrentQueue<string>();
+        using var done = new CountdownEvent(30);
+        pool.Queue(() => release.Wait(Bounded.Timeout));
+
+        for (int i = 0; i < 10; i++)
+        {
+            int id = i;
+            pool.Queue(() => { order.Enqueue($"low {id}"); done.Signal(); }, WorkItemPriority.Low);
+            pool.Queue(s => { order.Enqueue($"normal {s}"); done.Signal(); }, id, WorkItemPriority.Normal);
+            Assert.True(pool.TryQueue(new Recorder(order, done, $"high {id}"), WorkItemPriority.High));
+        }
+
+        release.Set();
+        Bounded.Wait(done, "the thirty items");
+        string[] seen = [.. order];
+        Assert.Equal(Enumerable.Range(0, 10).Select(i => $"high {i}"), seen[..10]);
+        // Normal items keep the queue's own order, which for work stealing is not FIFO (a worker's batch from the shared
+        // queue runs newest first).
+        Assert.Equal(Enumerable.Range(0, 10).Select(i => $"normal {i}"), seen[10..20].Order(StringComparer.Ordinal));
+        Assert.Equal(Enumerable.Range(0, 10).Select(i => $"low {i}"), seen[20..]);
+    }
+
+    [Theory]
+    [MemberData(nameof(Configurations))]
+    public void Queue_LowUnderAFloodThatNeverEnds_RunsAfterItsMaxDelay(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        using SlimThreadPool pool = Create(queue, idleWait, workers: 2, lowDelay: TimeSpan.FromMilliseconds(20));
+        using var stop = new CancellationTokenSource();
+        var lowRan = new TaskCompletionSource<TimeSpan>(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        // Eight chains of Normal items that queue their successors (to the worker's own deque, with work stealing): the
+        // queue is never empty while they run, so a Low item waits for its aging alone.
+        void Flood(object? _)
+        {
+            Thread.SpinWait(50);
+            if (!stop.IsCancellationRequested)
+            {
+                pool.Queue(static s => ((Action<object?>)s!)(null), (Action<object?>)Flood);
+            }
+        }
+
+        for (int i = 0; i < 8; i++)
+        {
+            pool.Queue(Flood, null);
+        }
+
+        Thread.Sleep(20);
+        var queuedAt = Stopwatch.StartNew();
+        pool.Queue(() => lowRan.SetResult(queuedAt.Elapsed), WorkItemPriority.Low);
+        TimeSpan waited = Bounded.Result(lowRan.Task, "the low item under the flood");
+        stop.Cancel();
+        Assert.True(waited >= TimeSpan.FromMilliseconds(15), $"the low item ran after {waited.TotalMilliseconds:F1} ms, before its 20 ms delay, while other work waited");
+    }
+
+    [Fact]
+    public void Queue_LowOnAnIdlePool_RunsAtOnce()
+    {
+        using SlimThreadPool pool = Create(WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark, workers: 2, lowDelay: TimeSpan.FromSeconds(30));
+        var ran = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        pool.Queue(() => ran.SetResult(), WorkItemPriority.Low);
+        Bounded.Wait(ran.Task, "a low item with nothing else queued (its 30 s delay must not apply)");
+    }
+
+    [Fact]
+    public void Abandon_WithHighAndLowItemsQueued_HandsEachBackOnce()
+    {
+        SlimThreadPool pool = Create(WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark, workers: 1, lowDelay: TimeSpan.FromSeconds(30));
+        using var started = new ManualResetEventSlim(false);
+        using var release = new ManualResetEventSlim(false);
+        var ledger = new Ledger(40);
+        pool.Queue(() => { started.Set(); release.Wait(Bounded.Timeout); });
+        for (int i = 0; i < 40; i++)
+        {
+            int id = i;
+            pool.Queue(() => ledger.Mark(id), i % 2 == 0 ? WorkItemPriority.High : WorkItemPriority.Low);
+        }
+
+        Bounded.Wait(started, "the blocking item");
+        Task<ShutdownResult> shutdown = pool.ShutdownAsync(ShutdownMode.Abandon);
+        release.Set();
+        ShutdownResult result = Bounded.Result(shutdown, "the abandon");
+
+        Assert.Equal(40, result.AbandonedCount);
+        Assert.All(result.AbandonedItems, item => Assert.IsType<Action>(item.Callback, exactMatch: false));
+        foreach (AbandonedWorkItem item in result.AbandonedItems)
+        {
+            item.Run();
+        }
+
+        ledger.AssertEachExactlyOnce();
+    }
+
+    [Fact]
+    public void Dispose_WithHighAndLowItemsQueued_RunsEveryOne()
+    {
+        SlimThreadPool pool = Create(WorkQueueKind.LockFree, IdleWaitKind.SpinThenPark, workers: 2, lowDelay: TimeSpan.FromMilliseconds(5));
+        var ledger = new Ledger(3_000);
+        for (int i = 0; i < 3_000; i++)
+        {
+            int id = i;
+            pool.Queue(() => ledger.Mark(id), (WorkItemPriority)((i % 3) - 1));
+        }
+
+        Bounded.Run(pool.Dispose, "Dispose");
+        ledger.AssertEachExactlyOnce();
+    }
+
+    [Fact]
+    public void HighPriorityGroup_BehindNormalItems_RunsFirst()
+    {
+        using SlimThreadPool pool = Create(WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark, workers: 1, lowDelay: TimeSpan.FromSeconds(30));
+        using SlimThreadPoolGroup urgent = pool.CreateGroup(new SlimGroupOptions { Priority = WorkItemPriority.High });
+        using var release = new ManualResetEventSlim(false);
+        var order = new ConcurrentQueue<string>();
+        using var done = new CountdownEvent(10);
+        pool.Queue(() => release.Wait(Bounded.Timeout));
+        for (int i = 0; i < 5; i++)
+        {
+            int id = i;
+            pool.Queue(() => { order.Enqueue($"normal {id}"); done.Signal(); });
+        }
+
+        for (int i = 0; i < 5; i++)
+        {
+            int id = i;
+            urgent.Queue(() => { order.Enqueue($"group {id}"); done.Signal(); });
+        }
+
+        release.Set();
+        Bounded.Wait(done, "the ten items");
+        Assert.Equal(Enumerable.Range(0, 5).Select(i => $"group {i}"), order.Take(5));
+    }
+
+    [Fact]
+    public void QueueWithPriority_BadArguments_ThrowNamingTheArgument()
+    {
+        using SlimThreadPool pool = Create(WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark, workers: 1, lowDelay: TimeSpan.FromSeconds(1));
+        Assert.Equal("priority", Assert.Throws<ArgumentOutOfRangeException>(() => pool.Queue(() => { }, (WorkItemPriority)5)).ParamName);
+        Assert.Equal("callback", Assert.Throws<ArgumentNullException>(() => pool.TryQueue((Action)null!, WorkItemPriority.High)).ParamName);
+        Assert.Equal("LowPriorityMaxDelay", Assert.Throws<ArgumentOutOfRangeException>(() => new SlimThreadPoolOptions { LowPriorityMaxDelay = TimeSpan.Zero }).ParamName);
+        pool.Dispose();
+        Assert.Throws<ObjectDisposedException>(() => pool.Queue(() => { }, WorkItemPriority.Low));
+        Assert.False(pool.TryQueue(() => { }, WorkItemPriority.High));
+    }
+
+    private static SlimThreadPool Create(WorkQueueKind queue, IdleWaitKind idleWait, int workers, TimeSpan lowDelay) =>
+        TestPools.Create(workers, o =>
+        {
+            o.Queue = queue;
+            o.IdleWait = idleWait;
+            o.LowPriorityMaxDelay = lowDelay;
+        });
+
+    private sealed class Recorder(ConcurrentQueue<string> order, CountdownEvent done, string name) : IWorkItem
+    {
+        public void Execute()
+        {
+            order.Enqueue(name);
+            done.Signal();
+        }
+    }
+}
