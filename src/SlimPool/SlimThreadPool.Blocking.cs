@@ -1,3 +1,4 @@
+using SlimPool.Diagnostics;
 using SlimPool.Workers;
 
 namespace SlimPool;
@@ -26,6 +27,11 @@ public sealed partial class SlimThreadPool
         }
 
         WorkerBlockingState state = CurrentWorker.Blocking!;
+        if (SlimPoolEventSource.Log.IsEnabled())
+        {
+            SlimPoolEventSource.Log.BlockingScopeEnter(_name);
+        }
+
         (int depth, int episode) = state.Enter();
         return new BlockingScope(state, depth, episode);
     }

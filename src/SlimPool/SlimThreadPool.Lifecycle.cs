@@ -1,3 +1,5 @@
+using SlimPool.Diagnostics;
+
 namespace SlimPool;
 
 /// <summary>Shutdown (drain or abandon), disposal, and waiting for the pool to go idle (see ShutdownCoordinator, IdleTracker).</summary>
@@ -29,6 +31,7 @@ public sealed partial class SlimThreadPool
             throw new ArgumentOutOfRangeException(nameof(mode), mode, $"{nameof(mode)} must be {nameof(ShutdownMode.Drain)} or {nameof(ShutdownMode.Abandon)}.");
         }
 
+        TraceShutdownRequested(mode.ToString());
         return _shutdown.ShutdownAsync(mode, cancellationToken);
     }
 
@@ -36,11 +39,19 @@ public sealed partial class SlimThreadPool
     /// Stops accepting work, runs every accepted item, and waits for the workers to exit (a drain). Idempotent. On
     /// one of this pool's workers it runs the remaining items on that worker and returns without waiting for it.
     /// </summary>
-    public void Dispose() => _shutdown.Dispose(IsOwnWorker);
+    public void Dispose()
+    {
+        TraceShutdownRequested("Dispose");
+        _shutdown.Dispose(IsOwnWorker);
+    }
 
     /// <summary>Like <see cref="Dispose"/> (a drain), but waits for the workers asynchronously.</summary>
     /// <returns>A task that completes when every accepted item has run and the workers have exited.</returns>
-    public ValueTask DisposeAsync() => _shutdown.DisposeAsync(IsOwnWorker);
+    public ValueTask DisposeAsync()
+    {
+        TraceShutdownRequested("DisposeAsync");
+        return _shutdown.DisposeAsync(IsOwnWorker);
+    }
 
     /// <summary>
     /// Completes when nothing is queued and no worker is running an item (at a moment when that held), or once
@@ -51,4 +62,12 @@ public sealed partial class SlimThreadPool
     /// <remarks>Items queued after the moment observed are not waited for. Called from one of this pool's own
     /// items it cannot complete before that item returns, so do not block on it there.</remarks>
     public Task WaitForIdleAsync(CancellationToken cancellationToken = default) => _idle.WaitForIdleAsync(cancellationToken);
+
+    private void TraceShutdownRequested(string how)
+    {
+        if (SlimPoolEventSource.Log.IsEnabled())
+        {
+            SlimPoolEventSource.Log.ShutdownRequested(_name, how);
+        }
+    }
 }

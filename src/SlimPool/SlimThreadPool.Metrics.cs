@@ -13,7 +13,8 @@ public sealed partial class SlimThreadPool
     /// <c>slimpool.worker.blocked</c> (observable up-down counters); <c>slimpool.work_item.completed</c>,
     /// <c>slimpool.work_item.failed</c>, <c>slimpool.work_item.cancelled</c> (observable counters); and the
     /// histogram <c>slimpool.work_item.queue_wait</c> (seconds from queueing to start), recorded only while a
-    /// listener has enabled it: the pool then stamps each item, which costs one small allocation per item. Per group
+    /// listener has enabled it, and then for one item in 64 per producing thread: the pool stamps that item, which
+    /// costs one 48-byte object and a clock read, under one byte per item on average. Per group
     /// (<see cref="CreateGroup"/>), tagged also with <see cref="GroupNameTag"/>: <c>slimpool.group.queue.length</c>
     /// (observable up-down counter) and <c>slimpool.group.work_item.completed</c> (observable counter).
     /// </summary>

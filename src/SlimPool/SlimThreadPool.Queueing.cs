@@ -14,6 +14,13 @@ public sealed partial class SlimThreadPool
     [ThreadStatic]
     private static int t_inlineDepth;
 
+    /// <summary>While the queue-wait histogram is enabled, one item in this many (per producing thread) is timed.</summary>
+    internal const int QueueWaitSampleInterval = 64;
+
+    // Items this thread queued while the queue-wait histogram was enabled (see Publish).
+    [ThreadStatic]
+    private static uint t_queueWaitSample;
+
     /// <inheritdoc />
     /// <remarks>With <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set and the queue full, blocks until there is room (see there).</remarks>
     public void Queue(Action callback) => Queue(callback, CancellationToken.None);
@@ -281,7 +288,9 @@ public sealed partial class SlimThreadPool
 
     private void Publish(object callback, object? state, bool preferLocal)
     {
-        if (_queueWait.Enabled)
+        // One item in QueueWaitSampleInterval per producing thread is stamped while the histogram is enabled: a stamp is
+        // a small object and a clock read, too much for every tiny item; disabled, this is one field read.
+        if (_queueWait.Enabled && (++t_queueWaitSample & (QueueWaitSampleInterval - 1)) == 0)
         {
             callback = new TimedWorkItem(callback, state, _recordQueueWait);
             state = null;

@@ -1,4 +1,5 @@
 using SlimPool.Async;
+using SlimPool.Diagnostics;
 using SlimPool.Lifecycle;
 using SlimPool.Queues;
 using SlimPool.Scheduling;
@@ -82,7 +83,7 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
         _workerSet = new WorkerSet(_workerCount, options.EffectiveMaxWorkers, index => _loop!.NewThread(index));
         if (options.StarvationTimeout != Timeout.InfiniteTimeSpan)
         {
-            _guard = new StarvationGuard(_workerSet, _queue, SlimThreadPoolOptions.ToWholeMilliseconds(options.StarvationTimeout), $"{_name} guard");
+            _guard = new StarvationGuard(_workerSet, _queue, SlimThreadPoolOptions.ToWholeMilliseconds(options.StarvationTimeout), _name);
         }
 
         _shutdown = new ShutdownCoordinator(_queue, _runner, _workerSet, _idleWait, _guard, _gate, OnShutdownFinished);
@@ -186,6 +187,11 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
 
     private void OnShutdownFinished()
     {
+        if (SlimPoolEventSource.Log.IsEnabled() && _shutdown.FinalResult is { } result)
+        {
+            SlimPoolEventSource.Log.ShutdownFinished(_name, result.Mode.ToString(), result.AbandonedCount);
+        }
+
         _meter.Dispose();
         _idle.CompleteWaiters();
     }

@@ -61,6 +61,9 @@ internal sealed class ShutdownCoordinator
     /// </summary>
     public bool IsPastLastLook => Volatile.Read(ref _finished) != 0;
 
+    /// <summary>The final result, once the shutdown has finished (set before the finish callback runs).</summary>
+    public ShutdownResult? FinalResult => Volatile.Read(ref _shutdownResult);
+
     /// <summary>Whether the shutdown has finished: the workers exited and the leftovers were run or handed back.</summary>
     public bool IsFinished => Volatile.Read(ref _shutdownResult) is not null;
 

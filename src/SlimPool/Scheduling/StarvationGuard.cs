@@ -1,3 +1,4 @@
+using SlimPool.Diagnostics;
 using SlimPool.Queues;
 using SlimPool.Workers;
 
@@ -30,15 +31,17 @@ internal sealed class StarvationGuard
     private readonly int _timeoutMs;
     private readonly Parker _parker = new();
     private readonly Thread _thread;
+    private readonly string _poolName;
     private volatile bool _stopping;
     private PaddedInt _parked; // 1 while the guard is parked or about to park; read by every publish
 
-    public StarvationGuard(WorkerSet workers, IWorkQueue queue, int timeoutMs, string name)
+    public StarvationGuard(WorkerSet workers, IWorkQueue queue, int timeoutMs, string poolName)
     {
+        _poolName = poolName;
         _workers = workers;
         _queue = queue;
         _timeoutMs = timeoutMs;
-        _thread = new Thread(Run) { IsBackground = true, Name = name };
+        _thread = new Thread(Run) { IsBackground = true, Name = $"{poolName} guard" };
         _thread.UnsafeStart();
     }
 
@@ -106,7 +109,13 @@ internal sealed class StarvationGuard
             WaitOnePeriod();
             if (!_stopping && !_queue.IsEmpty && _workers.Progress() == before)
             {
-                _workers.TryStartSpare(); // items waited a whole timeout and nothing completed
+                // Items waited a whole timeout and nothing completed.
+                if (SlimPoolEventSource.Log.IsEnabled())
+                {
+                    SlimPoolEventSource.Log.StarvationGuardFired(_poolName);
+                }
+
+                _workers.TryStartSpare();
             }
         }
     }

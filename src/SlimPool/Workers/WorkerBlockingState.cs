@@ -1,3 +1,4 @@
+using SlimPool.Diagnostics;
 namespace SlimPool.Workers;
 
 /// <summary>
@@ -38,6 +39,10 @@ internal sealed class WorkerBlockingState(WorkerSet workers)
         if (--_depth == 0)
         {
             workers.OnUnblocked();
+            if (SlimPoolEventSource.Log.IsEnabled() && CurrentWorker.Pool is { } pool)
+            {
+                SlimPoolEventSource.Log.BlockingScopeExit(pool.Name);
+            }
         }
     }
 

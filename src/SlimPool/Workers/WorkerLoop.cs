@@ -1,3 +1,5 @@
+using System.Diagnostics.Tracing;
+using SlimPool.Diagnostics;
 using SlimPool.Lifecycle;
 using SlimPool.Queues;
 using SlimPool.Scheduling;
@@ -75,6 +77,11 @@ internal sealed class WorkerLoop
         string threadName = thread.Name!;
         var blocking = new WorkerBlockingState(_workers);
         CurrentWorker.Enter(_pool, blocking);
+        if (SlimPoolEventSource.Log.IsEnabled())
+        {
+            SlimPoolEventSource.Log.WorkerStarted(_pool.Name, index, spare: index >= _workers.WorkerCount);
+        }
+
         _runner.InvokeThreadHook(_onThreadStart, index);
 
         // Captured after the start hook, so what the hook set (a culture, an AsyncLocal) is every item's baseline.
@@ -136,7 +143,7 @@ internal sealed class WorkerLoop
                     break;
                 }
 
-                if (!_idleWait.WaitForWork(index, idleTimeout))
+                if (!WaitForWork(index, idleTimeout))
                 {
                     // A spare's wait timed out and it has left the idle state with a full fence. Look once more: an
                     // item published while it was leaving may have been meant for it (its producer saw it idle, and
@@ -153,6 +160,11 @@ internal sealed class WorkerLoop
         {
             state.ClearBusy();
             _runner.InvokeThreadHook(_onThreadExit, index);
+            if (SlimPoolEventSource.Log.IsEnabled())
+            {
+                SlimPoolEventSource.Log.WorkerStopped(_pool.Name, index, retired);
+            }
+
             _queue.DetachWorker(index);
             _idleWait.OnWorkerExiting(index);
             CurrentWorker.Leave();
@@ -166,6 +178,20 @@ internal sealed class WorkerLoop
                 _shutdown.OnWorkersExited();
             }
         }
+    }
+
+    // The idle wait, between two trace events when a session listens for them (verbose, Idle keyword).
+    private bool WaitForWork(int index, int idleTimeout)
+    {
+        if (!SlimPoolEventSource.Log.IsEnabled(EventLevel.Verbose, SlimPoolEventSource.Keywords.Idle))
+        {
+            return _idleWait.WaitForWork(index, idleTimeout);
+        }
+
+        SlimPoolEventSource.Log.WorkerIdleWaitStart(_pool.Name, index);
+        bool woken = _idleWait.WaitForWork(index, idleTimeout);
+        SlimPoolEventSource.Log.WorkerIdleWaitStop(_pool.Name, index, woken);
+        return woken;
     }
 
     private bool TryDequeue(out QueuedWorkItem item)

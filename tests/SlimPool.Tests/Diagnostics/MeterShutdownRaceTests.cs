@@ -47,7 +47,7 @@ public sealed class MeterShutdownRaceTests
 
             pool.Dispose();
 
-            Assert.Equal(8, Volatile.Read(ref completed));
+            Assert.Equal(10, Volatile.Read(ref completed));
         }
 
         stop.Cancel();

@@ -59,20 +59,21 @@ public sealed class MetricsTests
     }
 
     [Fact]
-    public async Task QueueWaitHistogram_ListenerEnabled_RecordsOneMeasurementPerItem()
+    public async Task QueueWaitHistogram_ListenerEnabled_RecordsOneItemInSixtyFour()
     {
         string name = $"metrics-{Guid.NewGuid():N}";
         using SlimThreadPool pool = TestPools.Create(workers: 1, options => options.Name = name);
         using (var listener = new PoolListener(name))
         {
-            for (int i = 0; i < 50; i++)
+            // Any 640 items queued by one thread while the histogram is enabled hold exactly ten sampled ones.
+            for (int i = 0; i < 10 * SlimThreadPool.QueueWaitSampleInterval; i++)
             {
                 pool.Queue(() => { });
             }
 
             await pool.WaitForIdleAsync().WaitAsync(Bounded.Timeout);
 
-            Assert.Equal(50, listener.Histogram.Count);
+            Assert.Equal(10, listener.Histogram.Count);
             Assert.All(listener.Histogram, seconds => Assert.InRange(seconds, 0, Bounded.Timeout.TotalSeconds));
         }
 
@@ -115,7 +116,8 @@ public sealed class MetricsTests
         lock (published)
         {
             Assert.Contains(published, i => i.Name == "slimpool.work_item.queue_wait");
-            Assert.Equal(8, published.Count);
+            Assert.Contains(published, i => i.Name == "slimpool.group.work_item.completed");
+            Assert.Equal(10, published.Count);
         }
     }
 

@@ -23,7 +23,9 @@ public sealed class PriorityTests
         using var release = new ManualResetEventSlim(false);
         var order = new ConcurrentQueue<string>();
         using var done = new CountdownEvent(30);
-        pool.Queue(() => release.Wait(Bounded.Timeout));
+        using var started = new ManualResetEventSlim(false);
+        pool.Queue(() => { started.Set(); release.Wait(Bounded.Timeout); });
+        Bounded.Wait(started, "the blocking item");
 
         for (int i = 0; i < 10; i++)
         {
@@ -92,13 +94,13 @@ public sealed class PriorityTests
         using var release = new ManualResetEventSlim(false);
         var ledger = new Ledger(40);
         pool.Queue(() => { started.Set(); release.Wait(Bounded.Timeout); });
+        Bounded.Wait(started, "the blocking item"); // before the High items, which would otherwise run first
         for (int i = 0; i < 40; i++)
         {
             int id = i;
             pool.Queue(() => ledger.Mark(id), i % 2 == 0 ? WorkItemPriority.High : WorkItemPriority.Low);
         }
 
-        Bounded.Wait(started, "the blocking item");
         Task<ShutdownResult> shutdown = pool.ShutdownAsync(ShutdownMode.Abandon);
         release.Set();
         ShutdownResult result = Bounded.Result(shutdown, "the abandon");
@@ -136,7 +138,9 @@ public sealed class PriorityTests
         using var release = new ManualResetEventSlim(false);
         var order = new ConcurrentQueue<string>();
         using var done = new CountdownEvent(10);
-        pool.Queue(() => release.Wait(Bounded.Timeout));
+        using var started = new ManualResetEventSlim(false);
+        pool.Queue(() => { started.Set(); release.Wait(Bounded.Timeout); });
+        Bounded.Wait(started, "the blocking item");
         for (int i = 0; i < 5; i++)
         {
             int id = i;

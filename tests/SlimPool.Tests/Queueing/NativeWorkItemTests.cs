@@ -32,8 +32,14 @@ public sealed class NativeWorkItemTests
     public void AbandonedItem_QueuedAsIThreadPoolWorkItem_IsHandedBackAsItself()
     {
         SlimThreadPool pool = TestPools.Create(workers: 1);
+        using var started = new ManualResetEventSlim(false);
         using var release = new ManualResetEventSlim(false);
-        pool.Queue(() => release.Wait(Bounded.Timeout));
+        pool.Queue(() =>
+        {
+            started.Set();
+            release.Wait(Bounded.Timeout);
+        });
+        Bounded.Wait(started, "the blocking item");
         var item = new Recording(new ConcurrentQueue<string>(), null, "abandoned");
         pool.Queue(item, preferLocal: false);
         pool.Queue(static s => s.Order.Enqueue(s.Name), item, preferLocal: false);
