@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Model-checks the idle protocols and the starvation guard with Spin (Debian package "spin"). Each line of the
+# Model-checks the idle protocols, the starvation guard and a group's turns with Spin (Debian package "spin"). Each line of the
 # table below is one run: a model, its flags, and whether Spin must find no error ("none") or must find one
 # ("some": a deliberately broken variant, so the check itself can fail). The flags each model takes are explained
 # at the top of its .pml file (src/SlimPool/Scheduling/):
@@ -10,6 +10,8 @@
 #   AutoResetEventIdleWait.pml BLOCKING; broken: BROKEN (no re-check), BROKEN_CHAIN (merged Sets not passed on)
 #   StarvationGuard.pml       WS (refill in transit, and DECLINES); broken: OLD_ARMING (armed only when every worker
 #                             was busy), BROKEN_REFILL
+#   GroupTurns.pml            (src/SlimPool/Groups/) BLOCKING, ABANDON (the group's sweep), MAXTURNS, QUANTUM; broken:
+#                             BROKEN (a turn given back without a re-check), BROKEN_SWEEP (no look after the sweep)
 # Sizes: 2 workers with 2 producers x 1 item, or 1 producer x 3 items; a steal's grace (DECLINES, one failed
 # dequeue with items queued) multiplies the states about threefold, so it runs with 1 producer x 2 items, and the
 # 3-item WS runs leave it out (DECLINES=0). About 5 minutes in all.
@@ -29,6 +31,9 @@ fi
 stp=src/SlimPool/Scheduling/SpinThenParkIdleWait.pml
 are=src/SlimPool/Scheduling/AutoResetEventIdleWait.pml
 guard=src/SlimPool/Scheduling/StarvationGuard.pml
+group=src/SlimPool/Groups/GroupTurns.pml
+g="-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=1"
+h="-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DMAXTURNS=2 -DQUANTUM=2"
 a="-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=1"
 b="-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3"
 c="-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=2"
@@ -42,6 +47,9 @@ runs=(
   "$are|$b|none" "$are|$b -DBROKEN|some" "$are|$b -DBLOCKING|none" "$are|$b -DBLOCKING -DBROKEN_CHAIN|some"
   "$guard|$b|none" "$guard|$b -DOLD_ARMING|some" "$guard|$b -DWS -DDECLINES=0|none"
   "$guard|$b -DWS -DDECLINES=0 -DBROKEN_REFILL|some" "$guard|$c -DWS|none"
+  "$group|$g -DBLOCKING -DABANDON|none" "$group|$g -DBROKEN|some" "$group|$g -DABANDON -DBROKEN_SWEEP|some"
+  "$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON|none" "$group|$h -DBLOCKING -DABANDON|none"
+  "$group|$h -DABANDON -DBROKEN_SWEEP|some"
 )
 if [ "${SLIMPOOL_THOROUGH:-0}" = 1 ]; then
   runs+=("$stp|$b -DBLOCKING -DSPARES=1 -DWS -DDECLINES=0 -DSTOP|none" "$stp|-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=2|none")
