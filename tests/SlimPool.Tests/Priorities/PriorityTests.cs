@@ -20,12 +20,9 @@ public sealed class PriorityTests
     public void Queue_HighLowAndNormalBehindABlockedWorker_RunHighThenNormalThenLow(WorkQueueKind queue, IdleWaitKind idleWait)
     {
         using SlimThreadPool pool = Create(queue, idleWait, workers: 1, lowDelay: TimeSpan.FromSeconds(30));
-        using var release = new ManualResetEventSlim(false);
         var order = new ConcurrentQueue<string>();
         using var done = new CountdownEvent(30);
-        using var started = new ManualResetEventSlim(false);
-        pool.Queue(() => { started.Set(); release.Wait(Bounded.Timeout); });
-        Bounded.Wait(started, "the blocking item");
+        using var blocked = new BlockedWorkers(pool);
 
         for (int i = 0; i < 10; i++)
         {
@@ -35,7 +32,7 @@ public sealed class PriorityTests
             Assert.True(pool.TryQueue(new Recorder(order, done, $"high {id}"), WorkItemPriority.High));
         }
 
-        release.Set();
+        blocked.Release();
         Bounded.Wait(done, "the thirty items");
         string[] seen = [.. order];
         Assert.Equal(Enumerable.Range(0, 10).Select(i => $"high {i}"), seen[..10]);
@@ -90,11 +87,8 @@ public sealed class PriorityTests
     public void Abandon_WithHighAndLowItemsQueued_HandsEachBackOnce()
     {
         SlimThreadPool pool = Create(WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark, workers: 1, lowDelay: TimeSpan.FromSeconds(30));
-        using var started = new ManualResetEventSlim(false);
-        using var release = new ManualResetEventSlim(false);
         var ledger = new Ledger(40);
-        pool.Queue(() => { started.Set(); release.Wait(Bounded.Timeout); });
-        Bounded.Wait(started, "the blocking item"); // before the High items, which would otherwise run first
+        using var blocked = new BlockedWorkers(pool); // before the High items, which would otherwise run first
         for (int i = 0; i < 40; i++)
         {
             int id = i;
@@ -102,7 +96,7 @@ public sealed class PriorityTests
         }
 
         Task<ShutdownResult> shutdown = pool.ShutdownAsync(ShutdownMode.Abandon);
-        release.Set();
+        blocked.Release();
         ShutdownResult result = Bounded.Result(shutdown, "the abandon");
 
         Assert.Equal(40, result.AbandonedCount);
@@ -135,12 +129,9 @@ public sealed class PriorityTests
     {
         using SlimThreadPool pool = Create(WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark, workers: 1, lowDelay: TimeSpan.FromSeconds(30));
         using SlimThreadPoolGroup urgent = pool.CreateGroup(new SlimGroupOptions { Priority = WorkItemPriority.High });
-        using var release = new ManualResetEventSlim(false);
         var order = new ConcurrentQueue<string>();
         using var done = new CountdownEvent(10);
-        using var started = new ManualResetEventSlim(false);
-        pool.Queue(() => { started.Set(); release.Wait(Bounded.Timeout); });
-        Bounded.Wait(started, "the blocking item");
+        using var blocked = new BlockedWorkers(pool);
         for (int i = 0; i < 5; i++)
         {
             int id = i;
@@ -153,7 +144,7 @@ public sealed class PriorityTests
             urgent.Queue(() => { order.Enqueue($"group {id}"); done.Signal(); });
         }
 
-        release.Set();
+        blocked.Release();
         Bounded.Wait(done, "the ten items");
         Assert.Equal(Enumerable.Range(0, 5).Select(i => $"group {i}"), order.Take(5));
     }

@@ -32,20 +32,13 @@ public sealed class NativeWorkItemTests
     public void AbandonedItem_QueuedAsIThreadPoolWorkItem_IsHandedBackAsItself()
     {
         SlimThreadPool pool = TestPools.Create(workers: 1);
-        using var started = new ManualResetEventSlim(false);
-        using var release = new ManualResetEventSlim(false);
-        pool.Queue(() =>
-        {
-            started.Set();
-            release.Wait(Bounded.Timeout);
-        });
-        Bounded.Wait(started, "the blocking item");
+        using var blocked = new BlockedWorkers(pool);
         var item = new Recording(new ConcurrentQueue<string>(), null, "abandoned");
         pool.Queue(item, preferLocal: false);
         pool.Queue(static s => s.Order.Enqueue(s.Name), item, preferLocal: false);
 
         Task<ShutdownResult> shutdown = pool.ShutdownAsync(ShutdownMode.Abandon);
-        release.Set();
+        blocked.Release();
         ShutdownResult result = Bounded.Result(shutdown, "the abandon");
 
         Assert.Equal(2, result.AbandonedCount);
