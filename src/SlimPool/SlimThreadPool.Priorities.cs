@@ -6,7 +6,9 @@ namespace SlimPool;
 public sealed partial class SlimThreadPool
 {
     private readonly TimeSpan _lowPriorityMaxDelay;
-    private PriorityLanes? _lanes; // set once, on the first High or Low item; workers read it before every look
+    // Set once (CreateLanes), on the first High or Low item; workers read it before every look. A worker that still
+    // reads null only leaves a High item to its ticket, which is already in the queue.
+    private PriorityLanes? _lanes;
 
     /// <summary>The lanes for High and Low items, or null while none was ever queued.</summary>
     internal PriorityLanes? Lanes => _lanes;
