@@ -170,7 +170,7 @@ public interface IThreadPool : IDisposable, IAsyncDisposable
     void Queue(IThreadPoolWorkItem workItem, bool preferLocal)
     {
         ArgumentNullException.ThrowIfNull(workItem);
-        Queue(s_executeThreadPoolWorkItem, workItem);
+        Queue(NativeWorkItems.ExecuteThreadPoolWorkItem, workItem);
     }
 
     /// <summary>Like <see cref="Queue(IThreadPoolWorkItem, bool)"/>, but returns <see langword="false"/> instead of throwing when the pool does not accept the item.</summary>
@@ -181,7 +181,7 @@ public interface IThreadPool : IDisposable, IAsyncDisposable
     bool TryQueue(IThreadPoolWorkItem workItem, bool preferLocal)
     {
         ArgumentNullException.ThrowIfNull(workItem);
-        return TryQueue(s_executeThreadPoolWorkItem, workItem);
+        return TryQueue(NativeWorkItems.ExecuteThreadPoolWorkItem, workItem);
     }
 
     /// <summary>
@@ -212,9 +212,6 @@ public interface IThreadPool : IDisposable, IAsyncDisposable
         ArgumentNullException.ThrowIfNull(callback);
         return TryQueue(static s => ((StateCall<TState>)s!).Invoke(), new StateCall<TState>(callback, state));
     }
-
-    // The default implementations' callback for an IThreadPoolWorkItem (the item is the state).
-    private static readonly Action<object?> s_executeThreadPoolWorkItem = NativeWorkItems.ExecuteThreadPoolWorkItem;
 
     // The default implementations' wrapper: skips the item if the token is cancelled before it starts.
     private static IWorkItem WithToken(object callback, object? state, CancellationToken cancellationToken) =>

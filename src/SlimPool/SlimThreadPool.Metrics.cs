@@ -48,7 +48,7 @@ public sealed partial class SlimThreadPool
         meter.CreateObservableCounter("slimpool.work_item.completed", () => new Measurement<long>(CompletedWorkItemCount, tag), "{work_item}", "Items the workers finished, failed and skipped ones included.");
         meter.CreateObservableCounter("slimpool.work_item.failed", () => new Measurement<long>(UnhandledExceptionCount, tag), "{work_item}", "Items that threw.");
         meter.CreateObservableCounter("slimpool.work_item.cancelled", () => new Measurement<long>(CancelledWorkItemCount, tag), "{work_item}", "Items skipped because their token was cancelled before they started.");
-        meter.CreateObservableUpDownCounter("slimpool.group.queue.length", () => GroupMeasurements(static g => g.QueuedCount), "{work_item}", "A group's items queued and not yet started.");
+        meter.CreateObservableUpDownCounter("slimpool.group.queue.length", () => GroupMeasurements(static g => g.PendingWorkItemCount), "{work_item}", "A group's items queued and not yet started.");
         meter.CreateObservableCounter("slimpool.group.work_item.completed", () => GroupMeasurements(static g => g.CompletedWorkItemCount), "{work_item}", "A group's items run, failed and skipped ones included.");
         Histogram<double> queueWait = meter.CreateHistogram(
             "slimpool.work_item.queue_wait",

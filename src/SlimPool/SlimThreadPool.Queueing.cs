@@ -306,7 +306,7 @@ public sealed partial class SlimThreadPool
             state = null;
         }
 
-        ExecutionContext? context = _flowExecutionContext ? ExecutionContext.Capture() : null;
+        ExecutionContext? context = CaptureContextToFlow();
         // Full fence: the item is published before we read the idle state (pairs with the worker's announce,
         // see IdleWait) and before we read the shutdown flag again (pairs with ShutdownCoordinator.Begin's exchange).
         EnqueueThenFence(new QueuedWorkItem(callback, state, context), preferLocal);

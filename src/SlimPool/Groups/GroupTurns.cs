@@ -39,7 +39,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     private readonly long _maxTurnTicks; // Stopwatch ticks; 0 when turns have no time limit
     private readonly WorkItemPriority _priority;
     private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private SynchronizationContext? _synchronizationContext;
+    private readonly SynchronizationContext _synchronizationContext; // the group's: every item of the group runs under it
     private int _turns;
     private long _pending;
     private long _completed;
@@ -47,10 +47,11 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     private int _abandoning;
     private int _swept;
 
-    public GroupTurns(SlimThreadPool pool, WorkItemRunner runner, SlimGroupOptions options)
+    public GroupTurns(SlimThreadPool pool, WorkItemRunner runner, SlimGroupOptions options, SynchronizationContext synchronizationContext)
     {
         _pool = pool;
         _runner = runner;
+        _synchronizationContext = synchronizationContext;
         _maxConcurrency = options.MaxConcurrency;
         _maxItemsPerTurn = options.MaxItemsPerTurn;
         _maxTurnTicks = options.MaxTurnDuration == Timeout.InfiniteTimeSpan
@@ -58,6 +59,12 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
             : Math.Max(1, (long)(options.MaxTurnDuration.TotalSeconds * Stopwatch.Frequency));
         _priority = options.Priority;
     }
+
+    /// <summary>How many of the group's items may run at once.</summary>
+    public int MaxConcurrency => _maxConcurrency;
+
+    /// <summary>The priority the group's turns are queued with.</summary>
+    public WorkItemPriority Priority => _priority;
 
     /// <summary>Whether the current thread is running one of this group's items.</summary>
     public bool IsCurrent => t_current == this;
@@ -71,14 +78,8 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     /// <summary>The number of items run (those that threw and those skipped as cancelled included).</summary>
     public long CompletedCount => Interlocked.Read(ref _completed);
 
-    /// <summary>Whether the group has stopped accepting items.</summary>
-    public bool IsClosed => Volatile.Read(ref _closed) != 0;
-
     /// <summary>Completes when the group is closed and every accepted item has run or been handed back.</summary>
     public Task Drained => _drained.Task;
-
-    /// <summary>The context the group's items run under; set once, before the first item is accepted.</summary>
-    public void SetSynchronizationContext(SynchronizationContext context) => _synchronizationContext = context;
 
     /// <summary>
     /// Accepts an item unless the group is closed or its pool shut down. An item accepted here runs exactly once, or is

@@ -27,8 +27,6 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
     private readonly SlimThreadPool _pool;
     private readonly GroupTurns _turns;
     private readonly string _name;
-    private readonly int _maxConcurrency;
-    private readonly WorkItemPriority _priority;
     private readonly SlimSynchronizationContext _synchronizationContext;
     private readonly SlimTaskScheduler _taskScheduler;
     private readonly Action _onItemSkipped;
@@ -38,12 +36,11 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
     {
         _pool = pool;
         _name = name;
-        _maxConcurrency = options.MaxConcurrency;
-        _priority = options.Priority;
-        _turns = new GroupTurns(pool, runner, options);
+
+        // The context and the scheduler reach the group through this facade, and only once it is built.
         _synchronizationContext = new SlimSynchronizationContext(this);
         _taskScheduler = new SlimTaskScheduler(this);
-        _turns.SetSynchronizationContext(_synchronizationContext);
+        _turns = new GroupTurns(pool, runner, options, _synchronizationContext);
         _onItemSkipped = () => Interlocked.Increment(ref _cancelledCount);
     }
 
@@ -54,13 +51,13 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
     public SlimThreadPool Pool => _pool;
 
     /// <summary>How many of the group's items may run at once (<see cref="SlimGroupOptions.MaxConcurrency"/>).</summary>
-    public int MaxConcurrency => _maxConcurrency;
+    public int MaxConcurrency => _turns.MaxConcurrency;
 
     /// <summary>The priority of the group's turns on the pool (<see cref="SlimGroupOptions.Priority"/>).</summary>
-    public WorkItemPriority Priority => _priority;
+    public WorkItemPriority Priority => _turns.Priority;
 
     /// <summary>How many threads can run the group's items at once: <see cref="MaxConcurrency"/>, at most the pool's <see cref="SlimThreadPool.WorkerCount"/>.</summary>
-    public int WorkerCount => Math.Min(_maxConcurrency, _pool.WorkerCount);
+    public int WorkerCount => Math.Min(MaxConcurrency, _pool.WorkerCount);
 
     /// <summary>The approximate number of the group's items queued and not yet started.</summary>
     public int PendingWorkItemCount => _turns.QueuedCount;
@@ -87,15 +84,9 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
 
     SlimThreadPool ISchedulingTarget.Pool => _pool;
 
-    int ISchedulingTarget.MaximumConcurrencyLevel => _maxConcurrency;
+    int ISchedulingTarget.MaximumConcurrencyLevel => MaxConcurrency;
 
     bool ISchedulingTarget.IsRunningItemsOnCurrentThread => _turns.IsCurrent;
-
-    /// <summary>Whether the group has stopped accepting items.</summary>
-    internal bool IsClosed => _turns.IsClosed;
-
-    /// <summary>The number of the group's items queued and not yet started, for the pool's metrics.</summary>
-    internal long QueuedCount => _turns.QueuedCount;
 
     // The scheduler's and the context's items: not cancellable, not wrapped.
     bool ISchedulingTarget.TryEnqueue(object callback, object? state) => _turns.TryAccept(callback, state);
