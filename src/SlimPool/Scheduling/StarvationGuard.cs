@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using SlimPool.Diagnostics;
 using SlimPool.Queues;
 using SlimPool.Workers;
@@ -19,19 +20,41 @@ namespace SlimPool.Scheduling;
 /// burst costs one wake-up. While the guard watches, <c>_parked</c> stays 0 and a publish costs one read of a line
 /// nobody writes.</para>
 /// <para><b>Response.</b> After every wake the guard watches for one whole period, by the clock (stray permits
-/// cannot shorten it), then starts a spare if the queue is not empty and no item completed during the period. So an
-/// item that waits with no progress gets a new worker within about two timeouts, and the pool grows by at most one
-/// worker per timeout (up to <see cref="SlimThreadPoolOptions.MaxWorkers"/>).</para>
+/// cannot shorten it). At its end, if the queue is not empty, it starts a spare when either holds:</para>
+/// <list type="bullet">
+/// <item><b>No progress:</b> no item completed during the period. This alone decides against a hang, whatever the
+/// workers burn, so an item that waits with no progress gets a new worker within about two timeouts.</item>
+/// <item><b>Busy workers on idle cores:</b> every worker stayed busy through the period (none found the queue empty),
+/// yet the process used less than <see cref="BlockedCpuShare"/> of the pool's cores (its worker count, at most the
+/// processor count) over it. The workers are then blocked, not computing: items that block without saying so while
+/// others still complete (two workers blocked 50 ms an item complete one every 25 ms) get workers too, instead of
+/// waiting behind the blocked threads for as long as the queue lasts. Workers busy computing keep the cores busy and
+/// add nothing; a pool with a worker to spare adds nothing. The process's CPU time is the signal the built-in pool's
+/// gate thread uses too (below 80% it injects threads sooner), with a lower bar here (see the constant); the guard reads it only while it watches, twice a
+/// period. Growth stops once the cores are busy, the queue empties or the ceiling is reached.</item>
+/// </list>
+/// <para>Either way the pool grows by at most one worker per timeout (up to
+/// <see cref="SlimThreadPoolOptions.MaxWorkers"/>).</para>
 /// <para><b>Model.</b> <c>StarvationGuard.pml</c> beside this file checks the arming with Spin.</para>
 /// </remarks>
 internal sealed class StarvationGuard
 {
+    /// <summary>
+    /// Below this share of the pool's cores used by the whole process over a period, workers that stayed busy through
+    /// it count as blocked rather than computing. Low on purpose: on a shared two-core VM, two threads spinning
+    /// without pause were credited with 1.0 to 1.9 cores over 30 ms windows (the host takes whole virtual CPUs
+    /// away), so a share near the built-in pool's 80% would add workers to pools that compute.
+    /// </summary>
+    internal const double BlockedCpuShare = 0.25;
+
     private readonly WorkerSet _workers;
     private readonly IWorkQueue _queue;
     private readonly int _timeoutMs;
     private readonly Parker _parker = new();
     private readonly Thread _thread;
     private readonly string _poolName;
+    private readonly int _cores; // the CPUs the pool means to keep busy: its worker count, at most the processor count
+    private long[] _marks = [];  // the guard thread's own: each slot's idle count when the period began
     private volatile bool _stopping;
     private PaddedInt _parked; // 1 while the guard is parked or about to park; read by every publish
 
@@ -41,6 +64,7 @@ internal sealed class StarvationGuard
         _workers = workers;
         _queue = queue;
         _timeoutMs = timeoutMs;
+        _cores = Math.Min(Environment.ProcessorCount, workers.WorkerCount);
         _thread = new Thread(Run) { IsBackground = true, Name = $"{poolName} guard" };
         _thread.UnsafeStart();
     }
@@ -105,11 +129,12 @@ internal sealed class StarvationGuard
                 break; // Stop's permit may have been consumed by the park above (permits do not add up)
             }
 
-            long before = _workers.Progress();
+            long before = _workers.Mark(ref _marks);
+            long start = Stopwatch.GetTimestamp();
+            TimeSpan cpuBefore = Environment.CpuUsage.TotalTime;
             WaitOnePeriod();
-            if (!_stopping && !_queue.IsEmpty && _workers.Progress() == before)
+            if (!_stopping && !_queue.IsEmpty && (_workers.Progress() == before || BusyOnIdleCores(start, cpuBefore)))
             {
-                // Items waited a whole timeout and nothing completed.
                 if (SlimPoolEventSource.Log.IsEnabled())
                 {
                     SlimPoolEventSource.Log.StarvationGuardFired(_poolName);
@@ -118,5 +143,20 @@ internal sealed class StarvationGuard
                 _workers.TryStartSpare();
             }
         }
+    }
+
+    // Items wait while every worker stayed busy through the period and the process left cores idle: the workers are
+    // blocked, not computing, so another worker has a core to run on. Other threads of the process only add CPU time,
+    // which makes the test stricter, never looser.
+    private bool BusyOnIdleCores(long start, TimeSpan cpuBefore)
+    {
+        if (!_workers.AllBusySince(_marks))
+        {
+            return false;
+        }
+
+        TimeSpan cpu = Environment.CpuUsage.TotalTime - cpuBefore;
+        TimeSpan wall = Stopwatch.GetElapsedTime(start);
+        return cpu.Ticks < BlockedCpuShare * _cores * wall.Ticks;
     }
 }

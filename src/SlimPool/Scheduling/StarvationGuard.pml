@@ -6,7 +6,8 @@
  * is left queued, unless the spare ceiling is reached. In every such end state the workers that exist are blocked
  * in items that never return (or wait for work with the queue empty); an item still queued then would wait for
  * ever. The guard must have seen it: it watches one period at a time while the queue is not empty, and each period
- * that ends with an item waiting and no completion starts a spare, which takes an item.
+ * that ends with an item waiting and no completion starts a spare, which takes an item. A period with completions
+ * may start one too (every worker busy on idle cores, a reading of the clock and the CPU time the model leaves open).
  * With -DOLD_ARMING the producer unparks the guard only when its read of the idle state found no worker idle or
  * searching (the code before this model): a burst that lands on idle workers, which then block, leaves items
  * queued and the guard parked. Spin must find that.
@@ -150,6 +151,10 @@ end_parked:
     if
     :: items > 0 && progress == before && spares < MAXSPARES ->
         atomic { spares++; run Worker() }       /* WorkerSet.TryStartSpare */
+    /* BusyOnIdleCores: after a period with progress, the clock and the CPU time decide; the model takes either. */
+    :: items > 0 && progress != before && spares < MAXSPARES ->
+        atomic { spares++; run Worker() }
+    :: items > 0 && progress != before -> skip
     :: else -> skip
     fi;
     goto loop

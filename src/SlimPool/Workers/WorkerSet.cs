@@ -84,6 +84,54 @@ internal sealed class WorkerSet
         return sum;
     }
 
+    /// <summary>
+    /// Marks how often each slot's workers have gone idle so far, for <see cref="AllBusySince"/>.
+    /// <paramref name="marks"/> grows to the slot count (the caller keeps it, so a mark allocates only when the
+    /// tables grew). Returns the sum of every slot's completed items, as <see cref="Progress"/>.
+    /// </summary>
+    public long Mark(ref long[] marks)
+    {
+        WorkerState?[] states = _states;
+        if (marks.Length < states.Length)
+        {
+            marks = new long[states.Length];
+        }
+
+        long sum = 0;
+        for (int i = 0; i < marks.Length; i++)
+        {
+            WorkerState? state = i < states.Length ? states[i] : null;
+            sum += state?.Completed ?? 0;
+            marks[i] = state?.Idled ?? 0;
+        }
+
+        return sum;
+    }
+
+    /// <summary>
+    /// Whether every worker alive now is busy and none has gone idle since <paramref name="marks"/> (a spare that
+    /// started since counts from its start): the pool had no worker to spare for the whole time.
+    /// </summary>
+    public bool AllBusySince(long[] marks)
+    {
+        Thread?[] threads = _threads;
+        WorkerState?[] states = _states;
+        for (int i = 0; i < threads.Length && i < states.Length; i++)
+        {
+            if (threads[i] is null || states[i] is not WorkerState state)
+            {
+                continue; // a free spare slot
+            }
+
+            if (state.Busy == 0 || (i < marks.Length && state.Idled != marks[i]))
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
     /// <summary>Workers whose busy flag is up.</summary>
     public int BusyCount()
     {

@@ -4,7 +4,8 @@ namespace SlimPool.Workers;
 
 /// <summary>
 /// What other threads read about one worker slot: how many items its workers have finished (the starvation
-/// guard's measure of progress, and the metrics) and whether the worker is busy (<c>WaitForIdleAsync</c>).
+/// guard's measure of progress, and the metrics), whether the worker is busy (<c>WaitForIdleAsync</c>), and how often
+/// it went idle (the guard's test that every worker stayed busy through a period).
 /// </summary>
 /// <remarks>
 /// Written only by the worker that occupies the slot; a spare that retires leaves it to the next spare in the same
@@ -15,6 +16,7 @@ internal sealed class WorkerState
 {
     private PaddedLong _completed;
     private PaddedInt _busy;
+    private PaddedLong _idled;
 
     /// <summary>Items finished in this slot (those that threw and those skipped as cancelled included).</summary>
     public long Completed => Volatile.Read(ref _completed.Value);
@@ -22,11 +24,22 @@ internal sealed class WorkerState
     /// <summary>1 from just before the worker looks for an item until it finds the queue empty; else 0.</summary>
     public int Busy => Volatile.Read(ref _busy.Value);
 
+    /// <summary>How many times the slot's workers found nothing to do and lowered the busy flag.</summary>
+    public long Idled => Volatile.Read(ref _idled.Value);
+
     /// <summary>The slot's worker only.</summary>
     public void OnItemCompleted() => Volatile.Write(ref _completed.Value, _completed.Value + 1);
 
     /// <summary>The slot's worker only: raises or lowers the busy flag with a full fence.</summary>
-    public void SetBusy(bool busy) => Interlocked.Exchange(ref _busy.Value, busy ? 1 : 0);
+    public void SetBusy(bool busy)
+    {
+        if (!busy)
+        {
+            Volatile.Write(ref _idled.Value, _idled.Value + 1); // ordered before the flag by the exchange's fence
+        }
+
+        Interlocked.Exchange(ref _busy.Value, busy ? 1 : 0);
+    }
 
     /// <summary>The slot's worker only, on exit: no fence needed, nobody pairs with it.</summary>
     public void ClearBusy() => Volatile.Write(ref _busy.Value, 0);

@@ -60,7 +60,7 @@ public sealed class GroupBehaviourTests
             group.Queue(() =>
             {
                 int now = Interlocked.Increment(ref running);
-                InterlockedMax(ref maxRunning, now);
+                Atomic.Max(ref maxRunning, now);
                 var stopwatch = Stopwatch.StartNew();
                 while (Volatile.Read(ref running) < 4 && stopwatch.ElapsedMilliseconds < 20)
                 {
@@ -201,20 +201,5 @@ public sealed class GroupBehaviourTests
 
         (int outer, int innerThread) = Bounded.Result(result.Task, "Send inside the group");
         Assert.Equal(outer, innerThread);
-    }
-
-    private static void InterlockedMax(ref int target, int value)
-    {
-        int seen = Volatile.Read(ref target);
-        while (value > seen)
-        {
-            int previous = Interlocked.CompareExchange(ref target, value, seen);
-            if (previous == seen)
-            {
-                return;
-            }
-
-            seen = previous;
-        }
     }
 }

@@ -7,13 +7,7 @@ namespace SlimPool.Tests.Priorities;
 /// <summary>High before Normal before Low; Low ages instead of starving; lanes in shutdown; on every queue × idle wait.</summary>
 public sealed class PriorityTests
 {
-    public static TheoryData<WorkQueueKind, IdleWaitKind> Configurations() => new()
-    {
-        { WorkQueueKind.Locked, IdleWaitKind.AutoResetEvent },
-        { WorkQueueKind.LockFree, IdleWaitKind.SpinThenPark },
-        { WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark },
-        { WorkQueueKind.WorkStealing, IdleWaitKind.AutoResetEvent },
-    };
+    public static TheoryData<WorkQueueKind, IdleWaitKind> Configurations() => TestPools.QueueAndIdleWaits();
 
     [Theory]
     [MemberData(nameof(Configurations))]
