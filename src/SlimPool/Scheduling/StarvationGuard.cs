@@ -30,12 +30,14 @@ namespace SlimPool.Scheduling;
 /// others still complete (two workers blocked 50 ms an item complete one every 25 ms) get workers too, instead of
 /// waiting behind the blocked threads for as long as the queue lasts. Workers busy computing keep the cores busy and
 /// add nothing; a pool with a worker to spare adds nothing. The process's CPU time is the signal the built-in pool's
-/// gate thread uses too (below 80% it injects threads sooner), with a lower bar here (see the constant); the guard reads it only while it watches, twice a
-/// period. Growth stops once the cores are busy, the queue empties or the ceiling is reached.</item>
+/// gate thread uses too (below 80% it injects threads sooner), with a lower bar here (see the constant). The guard
+/// reads it only while it watches, twice a period. Growth stops once the cores are busy, the queue empties or the
+/// ceiling is reached.</item>
 /// </list>
 /// <para>Either way the pool grows by at most one worker per timeout (up to
 /// <see cref="SlimThreadPoolOptions.MaxWorkers"/>).</para>
-/// <para><b>Model.</b> <c>StarvationGuard.pml</c> beside this file checks the arming with Spin.</para>
+/// <para><b>Model.</b> <c>StarvationGuard.pml</c> beside this file checks the arming with Spin; after a period with
+/// progress it lets the second rule go either way, since the clock and the CPU time decide it.</para>
 /// </remarks>
 internal sealed class StarvationGuard
 {
