@@ -30,8 +30,8 @@ internal sealed class SlimPoolEventSource : EventSource
     [Event(4, Level = EventLevel.Verbose, Keywords = Keywords.Idle, Message = "{0}: worker {1} woke (by work: {2})")]
     public void WorkerIdleWaitStop(string pool, int index, bool woken) => WriteEvent(4, pool, index, woken);
 
-    [Event(5, Level = EventLevel.Informational, Keywords = Keywords.Blocking, Message = "{0}: the starvation guard asks for a spare worker")]
-    public void StarvationGuardFired(string pool) => WriteEvent(5, pool);
+    [Event(5, Level = EventLevel.Informational, Keywords = Keywords.Blocking, Version = 1, Message = "{0}: the starvation guard asks for a spare worker (items completed, but the cores sat idle: {1})")]
+    public void StarvationGuardFired(string pool, bool itemsCompleted) => WriteEvent(5, pool, itemsCompleted);
 
     [Event(6, Level = EventLevel.Verbose, Keywords = Keywords.Blocking, Message = "{0}: a worker entered a blocking scope")]
     public void BlockingScopeEnter(string pool) => WriteEvent(6, pool);

@@ -135,11 +135,17 @@ internal sealed class StarvationGuard
             long start = Stopwatch.GetTimestamp();
             TimeSpan cpuBefore = Environment.CpuUsage.TotalTime;
             WaitOnePeriod();
-            if (!_stopping && !_queue.IsEmpty && (_workers.Progress() == before || BusyOnIdleCores(start, cpuBefore)))
+            if (_stopping || _queue.IsEmpty)
+            {
+                continue;
+            }
+
+            bool itemsCompleted = _workers.Progress() != before;
+            if (!itemsCompleted || BusyOnIdleCores(start, cpuBefore))
             {
                 if (SlimPoolEventSource.Log.IsEnabled())
                 {
-                    SlimPoolEventSource.Log.StarvationGuardFired(_poolName);
+                    SlimPoolEventSource.Log.StarvationGuardFired(_poolName, itemsCompleted);
                 }
 
                 _workers.TryStartSpare();

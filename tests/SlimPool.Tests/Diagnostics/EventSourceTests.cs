@@ -1,5 +1,3 @@
-using System.Collections.Concurrent;
-using System.Diagnostics.Tracing;
 using SlimPool.Tests.Infrastructure;
 
 namespace SlimPool.Tests.Diagnostics;
@@ -45,37 +43,7 @@ public sealed class EventSourceTests
         Assert.Contains("StarvationGuardFired", events);
         Assert.Contains("ShutdownRequested", events);
         Assert.Contains("ShutdownFinished", events);
-        Assert.True(listener.SpareStarted, "no WorkerStarted event for the guard's spare");
-    }
-
-    private sealed class PoolEventListener(string pool) : EventListener
-    {
-        private readonly ConcurrentQueue<string> _names = new();
-
-        public IEnumerable<string> Names => _names;
-
-        public bool SpareStarted { get; private set; }
-
-        protected override void OnEventSourceCreated(EventSource eventSource)
-        {
-            if (eventSource.Name == "SlimPool")
-            {
-                EnableEvents(eventSource, EventLevel.Verbose, EventKeywords.All);
-            }
-        }
-
-        protected override void OnEventWritten(EventWrittenEventArgs eventData)
-        {
-            if (eventData.EventSource.Name != "SlimPool" || eventData.Payload is not { Count: > 0 } payload || !Equals(payload[0], pool))
-            {
-                return;
-            }
-
-            _names.Enqueue(eventData.EventName!);
-            if (eventData.EventName == "WorkerStarted" && payload[2] is true)
-            {
-                SpareStarted = true;
-            }
-        }
+        Assert.Contains(listener.PayloadsOf("WorkerStarted"), payload => payload[2] is true); // the guard's spare
+        Assert.Contains(listener.PayloadsOf("StarvationGuardFired"), payload => payload[1] is false); // nothing completed
     }
 }

@@ -23,7 +23,9 @@ public sealed class StarvationGuardTests
         // passes without progress. Keyed to completions alone, the guard never fired here and the 160 items ran two
         // at a time (1.2 s); now a spare comes every period while every worker is busy and the cores sit idle.
         const int Items = 160;
-        using SlimThreadPool pool = Pool(queue, idleWait);
+        string name = $"guard-{Guid.NewGuid():N}";
+        using var listener = new PoolEventListener(name);
+        using SlimThreadPool pool = Pool(queue, idleWait, name: name);
         using var done = new CountdownEvent(Items);
         int running = 0;
         int peak = 0;
@@ -41,6 +43,7 @@ public sealed class StarvationGuardTests
 
         Bounded.Wait(done, "the sleeping items");
         Assert.True(Volatile.Read(ref peak) >= 5, $"at most {peak} items ran at once: the guard added {peak - 2} workers for workers that slept");
+        Assert.Contains(listener.PayloadsOf("StarvationGuardFired"), payload => payload[1] is true); // items completed
     }
 
     [Theory]
@@ -75,9 +78,10 @@ public sealed class StarvationGuardTests
         Assert.True(pool.LiveWorkerCount <= 3, $"{pool.LiveWorkerCount} workers live: the guard added spares while both cores computed");
     }
 
-    private static SlimThreadPool Pool(WorkQueueKind queue, IdleWaitKind idleWait, int workers = 2) =>
+    private static SlimThreadPool Pool(WorkQueueKind queue, IdleWaitKind idleWait, int workers = 2, string name = nameof(StarvationGuardTests)) =>
         new(new SlimThreadPoolOptions
         {
+            Name = name,
             WorkerCount = workers,
             MaxWorkers = 8,
             Queue = queue,
