@@ -145,6 +145,9 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
     /// </summary>
     internal bool IsHandingBack => _shutdown.IsAbandoning && !_shutdown.IsPastLastLook;
 
+    /// <summary>Whether items wait in the pool's queue: a group's turn whose quantum is spent yields only then.</summary>
+    internal bool HasQueuedWork => !_queue.IsEmpty;
+
     /// <summary>The ExecutionContext an item queued now carries: the caller's when the pool flows it, otherwise none.</summary>
     internal ExecutionContext? CaptureContextToFlow() => _flowExecutionContext ? ExecutionContext.Capture() : null;
 

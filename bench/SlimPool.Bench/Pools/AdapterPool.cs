@@ -19,4 +19,6 @@ internal readonly struct AdapterPool(IThreadPool pool) : IBenchPool
     public Task Run(Func<Task> flow) => Task.Factory.StartNew(flow, CancellationToken.None, TaskCreationOptions.DenyChildAttach, TaskScheduler.Default).Unwrap();
 
     public void RunBlocking(Action action) => action();
+
+    public ISerialQueue CreateSerialQueue() => new MailboxSerialQueue<AdapterPool>(this);
 }

@@ -20,6 +20,8 @@ internal readonly struct BuiltInPool : IBenchPool
 
     public void RunBlocking(Action action) => action();
 
+    public ISerialQueue CreateSerialQueue() => new MailboxSerialQueue<BuiltInPool>(this);
+
     /// <summary>
     /// Caps the built-in pool for a scenario that caps both sides. Process-wide, which is why every measured
     /// repetition runs in its own process by default.

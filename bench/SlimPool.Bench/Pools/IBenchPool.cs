@@ -23,4 +23,7 @@ internal interface IBenchPool
 
     /// <summary>Runs <paramref name="action"/>, which blocks, telling the pool first where the pool has a way to be told.</summary>
     void RunBlocking(Action action);
+
+    /// <summary>A new serial queue on the pool: its own kind where it has one, else a mailbox written by hand.</summary>
+    ISerialQueue CreateSerialQueue();
 }

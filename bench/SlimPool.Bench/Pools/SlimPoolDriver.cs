@@ -17,4 +17,6 @@ internal readonly struct SlimPoolDriver(SlimThreadPool pool) : IBenchPool
     public Task Run(Func<Task> flow) => _pool.Run(flow);
 
     public void RunBlocking(Action action) => _pool.RunBlocking(action);
+
+    public ISerialQueue CreateSerialQueue() => new GroupSerialQueue(_pool);
 }

@@ -9,6 +9,7 @@ internal static class ScenarioCatalog
         new TinyWorkScenario(),
         new SelfRequeueScenario(),
         new FanOutScenario(),
+        new SerialQueuesScenario(),
         new RealWorkScenario(),
         new AsyncChainScenario(),
         new WakeLatencyScenario(),

@@ -1,7 +1,8 @@
 /*
  * Promela model of a group's turns (GroupTurns.cs): producers that queue an item and take a turn if one is free,
  * turns that run the group's items on the pool's workers, give the turn back with a re-check when the queue is empty,
- * yield at the end of a quantum, and the group's abandon with its sweep. Checked by eng/check-models.sh with Spin.
+ * yield at the end of a quantum (or run on, when the pool has nothing else queued: the model takes either), and the
+ * group's abandon with its sweep. Checked by eng/check-models.sh with Spin.
  *
  * Properties:
  *  - at most MAXTURNS of the group's items run at once (asserted at every start of an item);
@@ -126,6 +127,7 @@ end_blocked:
         :: ran >= QUANTUM ->
             if
             :: q > 0 -> poolQueue++; break   /* yield: the turn, still held, goes back on the pool */
+            :: q > 0 -> ran = 0              /* nothing else queued on the pool (HasQueuedWork): it runs on */
             :: else -> ran = 0
             fi
         :: else -> skip

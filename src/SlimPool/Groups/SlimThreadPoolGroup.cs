@@ -62,7 +62,11 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
     /// <summary>The approximate number of the group's items queued and not yet started.</summary>
     public int PendingWorkItemCount => _turns.QueuedCount;
 
-    /// <summary>The number of the group's items that have run (those that threw and those skipped as cancelled included).</summary>
+    /// <summary>
+    /// The number of the group's items that have run (those that threw and those skipped as cancelled included). A turn
+    /// adds its items once per quantum and when it ends, so while one runs the count may trail by up to
+    /// <see cref="SlimGroupOptions.MaxItemsPerTurn"/> items; once the group is idle or drained it is exact.
+    /// </summary>
     public long CompletedWorkItemCount => _turns.CompletedCount;
 
     /// <summary>The number of the group's items skipped because their cancellation token was cancelled before they started.</summary>

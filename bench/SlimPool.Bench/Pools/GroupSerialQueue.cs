@@ -1,0 +1,13 @@
+using SlimPool.Bench.Work;
+
+namespace SlimPool.Bench.Pools;
+
+/// <summary>SlimPool's own serial queue: a group of the pool with <c>MaxConcurrency = 1</c> (default turns: 32 items or 1 ms).</summary>
+internal sealed class GroupSerialQueue(SlimThreadPool pool) : ISerialQueue
+{
+    private readonly SlimThreadPoolGroup _group = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = 1 });
+
+    public void Post(BenchWorkItem item) => _group.Queue(item);
+
+    public void Dispose() => _group.Dispose();
+}
