@@ -15,7 +15,7 @@ namespace SlimPool.Bench.Scenarios;
 /// </summary>
 internal sealed class SerialQueuesScenario : IScenario
 {
-    private const int OutstandingCap = 10_000;
+    private const int OutstandingCap = TinyWorkScenario.OutstandingCap;
     private const int CapCheckInterval = 64;
     private const double WorkNanoseconds = 100;
 

@@ -2,10 +2,13 @@ using System.Runtime.InteropServices;
 
 namespace SlimPool.Scheduling;
 
-/// <summary>A <see cref="long"/> alone on its cache line: one worker writes it, others read it.</summary>
-[StructLayout(LayoutKind.Explicit, Size = 128)]
+/// <summary>
+/// A <see cref="long"/> alone on its cache line, whatever fields sit beside it: 128 bytes of padding on each side (two
+/// lines, against the adjacent-line prefetch), as <see cref="PaddedInt"/>.
+/// </summary>
+[StructLayout(LayoutKind.Explicit, Size = 2 * 128)]
 internal struct PaddedLong
 {
-    [FieldOffset(0)]
+    [FieldOffset(128)]
     public long Value;
 }
