@@ -24,7 +24,8 @@ public sealed class SlimGroupOptions
 
     /// <summary>
     /// How many items a worker runs for the group before it gives the worker back to the pool's other items and groups
-    /// (the group's turn then goes to the back of the pool's shared queue). Default 32. At least 1.
+    /// (the group's turn then goes to the back of the pool's shared queue), if any are queued; with nothing else
+    /// queued the turn runs on. Default 32. At least 1.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is less than 1.</exception>
     public int MaxItemsPerTurn
@@ -34,9 +35,10 @@ public sealed class SlimGroupOptions
     }
 
     /// <summary>
-    /// How long a worker runs the group's items before it gives the worker back (checked after each item), whichever of
-    /// this and <see cref="MaxItemsPerTurn"/> comes first. Default 1 ms; <see cref="Timeout.InfiniteTimeSpan"/> turns the
-    /// time limit off.
+    /// How long a worker runs the group's items before it gives the worker back, whichever of this and
+    /// <see cref="MaxItemsPerTurn"/> comes first. The clock is read after the 1st, 2nd, 4th, 8th, ... item of a turn (a
+    /// read per tiny item would cost as much as the item's hand-off), so a turn of items of similar length ends within
+    /// twice this. Default 1 ms; <see cref="Timeout.InfiniteTimeSpan"/> turns the time limit off.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is zero, or negative and not <see cref="Timeout.InfiniteTimeSpan"/>.</exception>
     public TimeSpan MaxTurnDuration
