@@ -77,7 +77,10 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     /// <summary>The number of items queued and not yet started.</summary>
     public int QueuedCount => _queue.Count;
 
-    /// <summary>The number of items accepted and not yet finished or handed back.</summary>
+    /// <summary>
+    /// The number of items accepted and not yet finished or handed back; a running turn adds the items it ran once a
+    /// quantum, so this may count up to a quantum of them as pending until then.
+    /// </summary>
     public long PendingCount
     {
         get
