@@ -10,37 +10,41 @@ namespace SlimPool.Workers;
 /// <remarks>
 /// Written only by the worker that occupies the slot; a spare that retires leaves it to the next spare in the same
 /// slot, which starts after the slot was freed under <see cref="WorkerSet"/>'s lock. The object never moves when the
-/// set's tables grow, so a worker's writes are never lost to a copy. Each field sits on its own cache line.
+/// set's tables grow, so a worker's writes are never lost to a copy. Each field sits on its own cache line. The busy
+/// flag is the low bit of a count of the flag's changes (odd: busy), so the times the worker went idle are that count
+/// halved, with no field of their own.
 /// </remarks>
 internal sealed class WorkerState
 {
     private PaddedLong _completed;
-    private PaddedInt _busy;
-    private PaddedLong _idled;
+    private PaddedLong _busyChanges; // raised and lowered in turn, from 0 (idle); odd while busy
 
     /// <summary>Items finished in this slot (those that threw and those skipped as cancelled included).</summary>
     public long Completed => Volatile.Read(ref _completed.Value);
 
     /// <summary>1 from just before the worker looks for an item until it finds the queue empty; else 0.</summary>
-    public int Busy => Volatile.Read(ref _busy.Value);
+    public int Busy => (int)(Volatile.Read(ref _busyChanges.Value) & 1);
 
     /// <summary>How many times the slot's workers found nothing to do and lowered the busy flag.</summary>
-    public long Idled => Volatile.Read(ref _idled.Value);
+    public long Idled => Volatile.Read(ref _busyChanges.Value) >> 1;
 
     /// <summary>The slot's worker only.</summary>
     public void OnItemCompleted() => Volatile.Write(ref _completed.Value, _completed.Value + 1);
 
-    /// <summary>The slot's worker only: raises or lowers the busy flag with a full fence.</summary>
+    /// <summary>The slot's worker only: raises or lowers the busy flag with a full fence (the exchange), even when it is already so.</summary>
     public void SetBusy(bool busy)
     {
-        if (!busy)
-        {
-            Volatile.Write(ref _idled.Value, _idled.Value + 1); // ordered before the flag by the exchange's fence
-        }
-
-        Interlocked.Exchange(ref _busy.Value, busy ? 1 : 0);
+        long changes = _busyChanges.Value; // only this worker writes it
+        Interlocked.Exchange(ref _busyChanges.Value, (changes & 1) == (busy ? 1 : 0) ? changes : changes + 1);
     }
 
     /// <summary>The slot's worker only, on exit: no fence needed, nobody pairs with it.</summary>
-    public void ClearBusy() => Volatile.Write(ref _busy.Value, 0);
+    public void ClearBusy()
+    {
+        long changes = _busyChanges.Value;
+        if ((changes & 1) != 0)
+        {
+            Volatile.Write(ref _busyChanges.Value, changes + 1);
+        }
+    }
 }
