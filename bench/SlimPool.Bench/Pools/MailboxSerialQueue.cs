@@ -7,7 +7,8 @@ namespace SlimPool.Bench.Pools;
 /// A serial queue written by hand on a pool, as an actor mailbox is (Akka.NET's, for one): a
 /// <see cref="ConcurrentQueue{T}"/> and a scheduled flag. The producer that raises the flag queues the mailbox itself
 /// as one pool item, which runs up to <see cref="Throughput"/> items and then gives the pool back, going to the back of
-/// its queue if items remain: the same turn a SlimPool group takes (32 items). No allocation per item.
+/// its queue if items remain: a SlimPool group's turn length (32 items), though a group's turn runs on instead when
+/// nothing else is queued on the pool, which the built-in pool's API does not tell cheaply. No allocation per item.
 /// </summary>
 /// <remarks>
 /// Lost wake-up: a producer enqueues (a compare-and-swap, a full fence) and then reads the flag; the runner clears the

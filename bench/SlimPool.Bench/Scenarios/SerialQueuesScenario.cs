@@ -11,7 +11,7 @@ namespace SlimPool.Bench.Scenarios;
 /// round robin to 1 or 64 queues, at most 10,000 outstanding. SlimPool runs each queue as a group of one
 /// (<see cref="SlimThreadPool.CreateGroup"/>); the built-in pool runs the mailbox a .NET engineer writes by hand on
 /// its fastest API (<see cref="MailboxSerialQueue{TPool}"/>: a <c>ConcurrentQueue</c>, a scheduled flag, turns of 32
-/// items, the same turn a group takes). One queue measures the serial hand-off; 64 spread over every core.
+/// items, as a group's turns). One queue measures the serial hand-off; 64 spread over every core.
 /// </summary>
 internal sealed class SerialQueuesScenario : IScenario
 {
