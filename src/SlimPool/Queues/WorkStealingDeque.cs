@@ -41,9 +41,6 @@ internal sealed class WorkStealingDeque
     private PaddedHeadAndTail _positions; // Head = top (steal end), Tail = bottom (owner end)
     private long _cleared; // owner only: the slots of every position below this hold no entry
 
-    /// <summary>Owner only: the owner's looks since it last looked at the shared queue first (WorkStealingWorkQueue).</summary>
-    internal int LooksSinceShared;
-
     public WorkStealingDeque(object owner, int workerIndex)
     {
         Owner = owner;

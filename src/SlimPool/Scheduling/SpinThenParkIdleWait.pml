@@ -18,8 +18,8 @@
  * With -DBLOCKING an item may block for ever (never return, tell nobody). The property is then that no item is left
  * queued while a worker is parked (the blocked workers are the starvation guard's business, StarvationGuard.pml).
  * With -DWS the queue is the work-stealing one: a worker that took an item may move a batch more from the shared
- * queue into its own deque (one or two here): the batch leaves the shared queue in one step, then is pushed one item
- * at a time, and until its push an item is in neither place and a look (IsEmpty) misses it. The
+ * queue into its own batch (one or two here): the batch leaves the shared queue in one step and arrives in its
+ * batch in another (RefillBatch.Fill's exchange); in between it is in neither place and a look (IsEmpty) misses it. The
  * refill then ends like a publish (SlimThreadPool.OnRefilled: fence, then the producer's wake check); with
  * -DBROKEN_REFILL it does not, and with blocking items Spin must find the moved item stranded behind a worker that
  * parked during the transit. A steal may also leave a lone item to its owner for a moment
@@ -60,7 +60,7 @@ byte top = 0;                  /* _parkedTop */
 bool permit[WORKERS];          /* Parker._permit, one per worker */
 byte pushes = 0;
 byte wakes = 0;                /* all wakes: producers', refills' and chains' */
-byte transit = 0;              /* -DWS: taken from the shared queue, not yet in the taker's deque */
+byte transit = 0;              /* -DWS: taken from the shared queue, not yet in the taker's batch */
 #ifndef DECLINES
 #define DECLINES 1          /* -DWS: how many dequeues may fail with items queued (a steal's grace) */
 #endif
@@ -176,7 +176,7 @@ active proctype Stopper() {
 proctype Worker(byte me) {
     bool isSearching = true;           /* Slot.IsSearching, owned by this worker */
     byte i;
-    byte moving;                       /* -DWS: items of our refill not yet pushed */
+    byte moving;                       /* -DWS: items of our refill not yet in our batch */
     bool found;
     byte seenSearching, seenParked;
     searching++;                       /* OnWorkerStarted */
@@ -195,17 +195,14 @@ loop:
     :: found ->
 #ifdef WS
         /* WorkStealingWorkQueue.RefillFrom: a batch (here one or two items) leaves the shared queue in one step (one
-           compare-and-swap on its head), then enters our deque one push at a time */
+           compare-and-swap on its head), then enters our batch in one step (RefillBatch.Fill's exchange) */
         if
         :: atomic { items > 0 -> items--; transit++; moving = 1;
                     if
                     :: items > 0 -> items--; transit++; moving = 2
                     :: true -> skip
                     fi };
-            do
-            :: moving > 0 -> atomic { transit--; items++; moving-- }
-            :: else -> break
-            od;
+            atomic { transit = transit - moving; items = items + moving; moving = 0 };
             refills++;
 #ifndef BROKEN_REFILL
             onWorkQueued(false)        /* SlimThreadPool.OnRefilled: a full fence, then the wake check */

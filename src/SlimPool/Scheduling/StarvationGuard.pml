@@ -12,11 +12,11 @@
  * searching (the code before this model): a burst that lands on idle workers, which then block, leaves items
  * queued and the guard parked. Spin must find that.
  * With -DWS the queue is the work-stealing one: a worker that takes an item from the shared queue may move a batch
- * more into its own deque (one or two here): the batch leaves the shared queue in one step and is pushed one item at
- * a time, and an item is in neither place until its push, so a look at the queue (IsEmpty) may see nothing (not
- * linearizable). The refill then arms the guard like a publish (SlimThreadPool.OnRefilled);
+ * more into its own batch (one or two here): the batch leaves the shared queue in one step and arrives in the
+ * worker's batch in another (RefillBatch.Fill's exchange); in between it is in neither place, so a look at the queue
+ * (IsEmpty) may see nothing (not linearizable). The refill then arms the guard like a publish (SlimThreadPool.OnRefilled);
  * with -DBROKEN_REFILL it does not, and Spin must find the item stranded behind a guard that parked during the
- * transit. A deque's items stay visible and stealable, so they count in `items` once pushed. A steal may leave a
+ * transit. A batch's items stay visible and stealable, so they count in `items` once filled. A steal may leave a
  * lone item to its owner (WorkStealingDeque.TryStealAfterOwnerGrace): TryDequeue may then fail with items queued,
  * up to DECLINES times (default 1); the code fails only once the owner took the item, which this over-approximates.
  *
@@ -44,7 +44,7 @@ byte idle = 0;              /* workers waiting for work (idle or searching) */
 bool guardParked = false;   /* StarvationGuard._parked */
 bool permit = false;        /* the guard's Parker */
 byte spares = 0;
-byte transit = 0;           /* taken from the shared queue, not yet pushed to the taker's deque */
+byte transit = 0;           /* taken from the shared queue, not yet in the taker's batch */
 #ifndef DECLINES
 #define DECLINES 1          /* -DWS: how many dequeues may fail with items queued (a steal's grace) */
 #endif
@@ -64,7 +64,7 @@ inline armGuard() {
 
 proctype Worker() {
     bool found;
-    byte moving;                                /* -DWS: items of our refill not yet pushed */
+    byte moving;                                /* -DWS: items of our refill not yet in our batch */
 loop:
     atomic {                                    /* TryDequeue */
         if
@@ -79,15 +79,12 @@ loop:
     :: found ->
 #ifdef WS
         if                                      /* RefillFrom: a batch (one or two) leaves the shared queue at once, */
-        :: atomic { items > 0 -> items--; transit++; moving = 1;  /* then is pushed one item at a time */
+        :: atomic { items > 0 -> items--; transit++; moving = 1;  /* then arrives in the worker's batch at once */
                     if
                     :: items > 0 -> items--; transit++; moving = 2
                     :: true -> skip
                     fi };
-            do
-            :: moving > 0 -> atomic { transit--; items++; moving-- }
-            :: else -> break
-            od;
+            atomic { transit = transit - moving; items = items + moving; moving = 0 };
 #ifndef BROKEN_REFILL
             armGuard()                          /* OnRefilled: full fence, wake check, guard arming */
 #else

@@ -11,6 +11,8 @@ public sealed class PoolPromiseTests
     [InlineData(WorkQueueKind.Locked, IdleWaitKind.AutoResetEvent)]
     [InlineData(WorkQueueKind.LockFree, IdleWaitKind.SpinThenPark)]
     [InlineData(WorkQueueKind.LockFree, IdleWaitKind.AutoResetEvent)]
+    [InlineData(WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark)]
+    [InlineData(WorkQueueKind.WorkStealing, IdleWaitKind.AutoResetEvent)]
     public void Queue_OneProducerOneWorker_RunsInQueueOrder(WorkQueueKind queue, IdleWaitKind idleWait)
     {
         const int Items = 20_000;
