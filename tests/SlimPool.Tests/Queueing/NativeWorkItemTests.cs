@@ -52,6 +52,38 @@ public sealed class NativeWorkItemTests
         Assert.Equal(["abandoned", "abandoned"], item.Order);
     }
 
+    [Fact]
+    public void AbandonedItem_ValueStateCarrierReusedAfterRun_KeepsItsSnapshotAndRunsOnce()
+    {
+        SlimThreadPool pool = TestPools.Create(workers: 1);
+        using SlimThreadPool other = TestPools.Create(workers: 1);
+        var seen = new ConcurrentQueue<string>();
+        Action<int> first = s => seen.Enqueue($"first {s}");
+        Action<int> second = s => seen.Enqueue($"second {s}");
+        using (var blocked = new BlockedWorkers(pool))
+        {
+            pool.Queue(first, 5, preferLocal: false);
+            Task<ShutdownResult> shutdown = pool.ShutdownAsync(ShutdownMode.Abandon);
+            blocked.Release();
+            ShutdownResult result = Bounded.Result(shutdown, "the abandon");
+            AbandonedWorkItem abandoned = Assert.Single(result.AbandonedItems);
+
+            // Run on this thread, then queue another value-type item from the same thread (the carrier's spare).
+            abandoned.Run();
+            using var ran = new ManualResetEventSlim();
+            other.Queue<int>(s => { second(s); ran.Set(); }, 7, preferLocal: false);
+            Bounded.Wait(ran, "the other pool's item");
+
+            Assert.Same(first, abandoned.Callback);
+            Assert.Equal(5, abandoned.State);
+            InvalidOperationException again = Assert.Throws<InvalidOperationException>(abandoned.Run);
+            Assert.Contains("already been run", again.Message, StringComparison.Ordinal);
+        }
+
+        Assert.Equal(["first 5", "second 7"], seen);
+        Assert.Throws<InvalidOperationException>(() => default(AbandonedWorkItem).Run());
+    }
+
     [Theory]
     [InlineData(WorkQueueKind.LockFree)]
     [InlineData(WorkQueueKind.WorkStealing)]
