@@ -45,7 +45,7 @@ public sealed partial class SlimThreadPool
         meter.CreateObservableUpDownCounter("slimpool.worker.count", () => new Measurement<int>(LiveWorkerCount, tag), "{thread}", "Worker threads alive, spare workers included.");
         meter.CreateObservableUpDownCounter("slimpool.worker.busy", () => new Measurement<int>(BusyWorkerCount, tag), "{thread}", "Workers running items.");
         meter.CreateObservableUpDownCounter("slimpool.worker.blocked", () => new Measurement<int>(BlockedWorkerCount, tag), "{thread}", "Workers inside a blocking scope.");
-        meter.CreateObservableCounter("slimpool.work_item.completed", () => new Measurement<long>(CompletedWorkItemCount, tag), "{work_item}", "Items the workers finished, failed and skipped ones included.");
+        meter.CreateObservableCounter("slimpool.work_item.completed", () => new Measurement<long>(CompletedWorkItemCount, tag), "{work_item}", "Items finished, the pool's and its groups', each once; failed and skipped ones included.");
         meter.CreateObservableCounter("slimpool.work_item.failed", () => new Measurement<long>(UnhandledExceptionCount, tag), "{work_item}", "Items that threw.");
         meter.CreateObservableCounter("slimpool.work_item.cancelled", () => new Measurement<long>(CancelledWorkItemCount, tag), "{work_item}", "Items skipped because their token was cancelled before they started.");
         meter.CreateObservableUpDownCounter("slimpool.group.queue.length", () => GroupMeasurements(static g => g.PendingWorkItemCount), "{work_item}", "A group's items queued and not yet started.");

@@ -161,6 +161,7 @@ public sealed partial class SlimThreadPool
                     try
                     {
                         _runner.Execute(new QueuedWorkItem(callback, state, context: null), ExecutionContext.Capture(), SynchronizationContext.Current);
+                        OnItemCompleted(OwnWorkerState);
                     }
                     finally
                     {

@@ -45,6 +45,7 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
     private readonly bool _flowExecutionContext;
     private readonly Action _onItemSkipped;
     private long _cancelledCount;
+    private long _completedOffWorkers; // user items run on threads that are not this pool's workers (shutdown, inline)
 
     /// <summary>Creates a pool with the default <see cref="SlimThreadPoolOptions"/>: one worker per core.</summary>
     public SlimThreadPool()
@@ -122,8 +123,11 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
     /// <summary>The number of workers running items now (blocked ones included).</summary>
     public int BusyWorkerCount => _workerSet.BusyCount();
 
-    /// <summary>The number of items the workers have finished (those that threw and those skipped as cancelled included).</summary>
-    public long CompletedWorkItemCount => _workerSet.Progress();
+    /// <summary>
+    /// The number of items the pool has finished, each once: the pool's own and its groups' items, those that threw and
+    /// those skipped as cancelled included, wherever they ran (a worker, or the thread that finished a shutdown).
+    /// </summary>
+    public long CompletedWorkItemCount => _workerSet.Progress() + Interlocked.Read(ref _completedOffWorkers) + _shutdown.CompletedCount;
 
     /// <summary>Whether the calling thread is one of this pool's workers.</summary>
     internal bool IsOwnWorker => CurrentWorker.Pool == this;
@@ -150,6 +154,25 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
 
     /// <summary>The ExecutionContext an item queued now carries: the caller's when the pool flows it, otherwise none.</summary>
     internal ExecutionContext? CaptureContextToFlow() => _flowExecutionContext ? ExecutionContext.Capture() : null;
+
+    /// <summary>The current thread's worker slot if it is one of this pool's workers, else null: where it counts items.</summary>
+    internal WorkerState? OwnWorkerState => CurrentWorker.Pool == this ? CurrentWorker.State : null;
+
+    /// <summary>
+    /// A user item finished: counted in <paramref name="state"/> (the running worker's, from <see cref="OwnWorkerState"/>)
+    /// or, off the pool's workers, in the pool's own count.
+    /// </summary>
+    internal void OnItemCompleted(WorkerState? state)
+    {
+        if (state is not null)
+        {
+            state.OnItemCompleted();
+        }
+        else
+        {
+            Interlocked.Increment(ref _completedOffWorkers);
+        }
+    }
 
     /// <summary>The starvation guard, or null when it is off.</summary>
     internal StarvationGuard? Guard => _guard;

@@ -175,6 +175,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         {
             t_current = outerGroup;
             SynchronizationContext.SetSynchronizationContext(outerContext);
+            ItemAccounting.MarkNotAUserItem(); // the turn counted the items it ran
         }
     }
 
@@ -202,6 +203,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         int ran = 0;
         long counted = 0; // items run this turn and not yet added to _ran
         long startedAt = _maxTurnTicks == 0 ? 0 : Stopwatch.GetTimestamp();
+        WorkerState? worker = _pool.OwnWorkerState; // where the pool counts this turn's items
         while (true)
         {
             if (_pool.IsHandingBack)
@@ -226,6 +228,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
             }
 
             _runner.Execute(item, baseline, _synchronizationContext);
+            _pool.OnItemCompleted(worker);
             counted++;
 
             if (++ran >= _maxItemsPerTurn || (startedAt != 0 && (ran & (ran - 1)) == 0 && Stopwatch.GetTimestamp() - startedAt >= _maxTurnTicks))

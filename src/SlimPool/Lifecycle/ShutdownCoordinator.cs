@@ -36,6 +36,7 @@ internal sealed class ShutdownCoordinator
     private Task<ShutdownResult>? _shutdownTask;  // under _beginLock; every ShutdownAsync returns it
     private ShutdownResult? _shutdownResult;      // under _finishLock, once the workers have exited
     private ShutdownResult? _earlyResult;         // under _finishLock, when a cancelled shutdown returned before that
+    private long _completedHere;                  // user items this coordinator ran (see Run)
 
     /// <summary>The coordinator of one pool; <paramref name="onFinished"/> is called once, after the final result is set.</summary>
     public ShutdownCoordinator(IWorkQueue queue, WorkItemRunner runner, WorkerSet workers, IdleWait idleWait, StarvationGuard? guard, CapacityGate? gate, Action onFinished)
@@ -66,6 +67,9 @@ internal sealed class ShutdownCoordinator
 
     /// <summary>Whether the shutdown has finished: the workers exited and the leftovers were run or handed back.</summary>
     public bool IsFinished => Volatile.Read(ref _shutdownResult) is not null;
+
+    /// <summary>The user items the shutdown ran itself, on the thread that finished it or on a late producer's.</summary>
+    public long CompletedCount => Interlocked.Read(ref _completedHere);
 
     /// <summary>The last worker has exited.</summary>
     public void OnWorkersExited() => _stopped.TrySetResult();
@@ -127,7 +131,7 @@ internal sealed class ShutdownCoordinator
 
         if (_queue.TryDequeue(out QueuedWorkItem item))
         {
-            _runner.Execute(item, ExecutionContext.Capture(), SynchronizationContext.Current);
+            Run(item, ExecutionContext.Capture(), SynchronizationContext.Current);
         }
     }
 
@@ -303,7 +307,17 @@ internal sealed class ShutdownCoordinator
         SynchronizationContext? callerSyncContext = SynchronizationContext.Current;
         while (!(stopOnAbandon && IsAbandoning) && _queue.TryDequeue(out QueuedWorkItem item))
         {
-            _runner.Execute(item, callerContext, callerSyncContext);
+            Run(item, callerContext, callerSyncContext);
+        }
+    }
+
+    // An item run here, off the worker loop: counted as the workers count theirs (ItemAccounting).
+    private void Run(in QueuedWorkItem item, ExecutionContext? restoreContext, SynchronizationContext? restoreSyncContext)
+    {
+        _runner.Execute(item, restoreContext, restoreSyncContext);
+        if (ItemAccounting.TakeIsUserItem())
+        {
+            Interlocked.Increment(ref _completedHere);
         }
     }
 }

@@ -2,6 +2,7 @@ using System.Collections.Concurrent;
 using System.Diagnostics;
 using SlimPool.Lifecycle;
 using SlimPool.Queues;
+using SlimPool.Workers;
 
 namespace SlimPool.Scheduling;
 
@@ -119,6 +120,7 @@ internal sealed class PriorityLanes
 
     private sealed class Ticket(PriorityLanes lanes, WorkItemPriority priority) : IWorkItem, IHandsBackItems
     {
+        // A ticket that runs its lane's item counts as that item; one that finds nothing, or defers, counts as nothing.
         public void Execute()
         {
             if (priority == WorkItemPriority.High)
@@ -126,21 +128,27 @@ internal sealed class PriorityLanes
                 if (lanes.TryTakeHigh(out QueuedWorkItem high))
                 {
                     Run(high);
+                    return;
                 }
 
+                ItemAccounting.MarkNotAUserItem();
                 return;
             }
 
             if (lanes.ShouldDeferLow())
             {
                 lanes._pool.PublishAccepted(this, preferLocal: false);
+                ItemAccounting.MarkNotAUserItem();
                 return;
             }
 
             if (lanes.TryTakeLow(out QueuedWorkItem low))
             {
                 Run(low);
+                return;
             }
+
+            ItemAccounting.MarkNotAUserItem();
         }
 
         public void HandBack(List<AbandonedWorkItem> abandoned)

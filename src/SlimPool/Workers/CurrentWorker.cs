@@ -1,6 +1,6 @@
 namespace SlimPool.Workers;
 
-/// <summary>What the current thread is, if it is a worker: its pool and its blocking scopes. Set by the worker loop.</summary>
+/// <summary>What the current thread is, if it is a worker: its pool, its blocking scopes and its slot. Set by the worker loop.</summary>
 internal static class CurrentWorker
 {
     [ThreadStatic]
@@ -9,21 +9,29 @@ internal static class CurrentWorker
     [ThreadStatic]
     private static WorkerBlockingState? t_blocking;
 
+    [ThreadStatic]
+    private static WorkerState? t_state;
+
     /// <summary>The pool whose worker the current thread is, or null.</summary>
     public static SlimThreadPool? Pool => t_pool;
 
     /// <summary>The current worker's blocking scopes, or null off every pool.</summary>
     public static WorkerBlockingState? Blocking => t_blocking;
 
-    public static void Enter(SlimThreadPool pool, WorkerBlockingState blocking)
+    /// <summary>The current worker's slot state (its completed count), or null off every pool.</summary>
+    public static WorkerState? State => t_state;
+
+    public static void Enter(SlimThreadPool pool, WorkerBlockingState blocking, WorkerState state)
     {
         t_pool = pool;
         t_blocking = blocking;
+        t_state = state;
     }
 
     public static void Leave()
     {
         t_pool = null;
         t_blocking = null;
+        t_state = null;
     }
 }

@@ -76,7 +76,7 @@ internal sealed class WorkerLoop
         Thread thread = Thread.CurrentThread;
         string threadName = thread.Name!;
         var blocking = new WorkerBlockingState(_workers);
-        CurrentWorker.Enter(_pool, blocking);
+        CurrentWorker.Enter(_pool, blocking, state);
         if (SlimPoolEventSource.Log.IsEnabled())
         {
             SlimPoolEventSource.Log.WorkerStarted(_pool.Name, index, spare: index >= _workers.WorkerCount);
@@ -115,7 +115,10 @@ internal sealed class WorkerLoop
                     _idleWait.OnWorkTaken(index);
                     _runner.Execute(item, cleanContext, _synchronizationContext);
                     RestoreAfterItem(thread, threadName, blocking);
-                    state.OnItemCompleted(); // progress for the starvation guard and the metrics
+                    if (ItemAccounting.TakeIsUserItem())
+                    {
+                        state.OnItemCompleted(); // progress for the starvation guard and the metrics
+                    }
                     continue;
                 }
 

@@ -19,7 +19,10 @@ internal sealed class WorkerState
     private PaddedLong _completed;
     private PaddedLong _busyChanges; // raised and lowered in turn, from 0 (idle); odd while busy
 
-    /// <summary>Items finished in this slot (those that threw and those skipped as cancelled included).</summary>
+    /// <summary>
+    /// User items finished in this slot (those that threw and those skipped as cancelled included; see
+    /// <see cref="ItemAccounting"/>).
+    /// </summary>
     public long Completed => Volatile.Read(ref _completed.Value);
 
     /// <summary>1 from just before the worker looks for an item until it finds the queue empty; else 0.</summary>
@@ -28,7 +31,7 @@ internal sealed class WorkerState
     /// <summary>How many times the slot's workers found nothing to do and lowered the busy flag.</summary>
     public long Idled => Volatile.Read(ref _busyChanges.Value) >> 1;
 
-    /// <summary>The slot's worker only.</summary>
+    /// <summary>The slot's worker only: a user item finished (run by the worker loop, or inside a group's turn).</summary>
     public void OnItemCompleted() => Volatile.Write(ref _completed.Value, _completed.Value + 1);
 
     /// <summary>The slot's worker only: raises or lowers the busy flag with a full fence (the exchange), even when it is already so.</summary>
