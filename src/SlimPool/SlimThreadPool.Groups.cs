@@ -45,6 +45,15 @@ public sealed partial class SlimThreadPool
         }
     }
 
+    /// <summary>The pool's abandon: every group's queued items come back, whether or not its turn is running.</summary>
+    private void HandBackGroupItems(List<AbandonedWorkItem> abandoned)
+    {
+        foreach (SlimThreadPoolGroup group in Groups)
+        {
+            group.HandBackQueued(abandoned);
+        }
+    }
+
     /// <summary>The groups not yet shut down, for the metrics.</summary>
     internal SlimThreadPoolGroup[] Groups => Volatile.Read(ref _groups);
 }

@@ -1,7 +1,9 @@
 using System.Runtime.CompilerServices;
+using SlimPool.Groups;
 using SlimPool.Lifecycle;
 using SlimPool.Queues;
 using SlimPool.Scheduling;
+using SlimPool.Workers;
 
 namespace SlimPool;
 
@@ -130,13 +132,27 @@ public sealed partial class SlimThreadPool
     /// <summary>
     /// Queues a callback from the pool's own machinery (tasks, continuations, SwitchTo): never refused or
     /// delayed by <see cref="SlimThreadPoolOptions.BoundedCapacity"/> (an await chain must not wait on the
-    /// queue it feeds); false once the pool no longer accepts work.
+    /// queue it feeds), and accepted through a drain, like the work it continues; false once an abandon has begun or
+    /// the shutdown's last look is over (<see cref="IsClosedToContinuations"/>).
     /// </summary>
     internal bool TryEnqueue(object callback, object? state)
     {
+        if (IsClosedToContinuations)
+        {
+            return false;
+        }
+
+        // Past the shutdown flag, Publish hands the item to the drain (ShutdownCoordinator.OnQueuedDuringShutdown).
         _gate?.ForceAcquire();
-        return TryPublishHoldingSlot(callback, state);
+        Publish(callback, state, preferLocal: true, CaptureContextToFlow());
+        return true;
     }
+
+    /// <summary>
+    /// Whether continuations and tasks of accepted work are refused: an abandon has begun, or the shutdown's last look
+    /// is over. Until then a drain takes them, the pool's and its groups'.
+    /// </summary>
+    internal bool IsClosedToContinuations => _shutdown.IsShutDown && (_shutdown.IsAbandoning || _shutdown.IsPastLastLook);
 
     private void QueueCore(object callback, object? state, CancellationToken cancellationToken, bool preferLocal = true, WorkItemPriority priority = WorkItemPriority.Normal)
     {
@@ -157,17 +173,7 @@ public sealed partial class SlimThreadPool
                 // continuations are.
                 if (t_inlineDepth < MaxInlineDepth)
                 {
-                    t_inlineDepth++;
-                    try
-                    {
-                        _runner.Execute(new QueuedWorkItem(callback, state, context: null), ExecutionContext.Capture(), SynchronizationContext.Current);
-                        OnItemCompleted(OwnWorkerState);
-                    }
-                    finally
-                    {
-                        t_inlineDepth--;
-                    }
-
+                    RunInline(callback, state);
                     return;
                 }
 
@@ -182,6 +188,45 @@ public sealed partial class SlimThreadPool
         if (!TryPublishHoldingSlot(callback, state, preferLocal, priority))
         {
             ThrowDisposed();
+        }
+    }
+
+    // A full bounded Queue on one of this pool's workers runs the item here, as a worker would have run it: in the
+    // context it flowed with (else the worker's clean one), under the workers' SynchronizationContext, outside any
+    // group whose item this thread is inside. ExecutionContext.Run puts back the caller's contexts afterwards, a
+    // suppressed flow included (which Capture cannot see).
+    private void RunInline(object callback, object? state)
+    {
+        ExecutionContext? context = CaptureContextToFlow() ?? CurrentWorker.CleanContext;
+        GroupTurns? outerGroup = GroupTurns.Leave();
+        t_inlineDepth++;
+        try
+        {
+            if (context is null)
+            {
+                RunAsWorker(this, new QueuedWorkItem(callback, state, context: null));
+            }
+            else
+            {
+                ExecutionContext.Run(context, static s =>
+                {
+                    var (pool, item) = ((SlimThreadPool, QueuedWorkItem))s!;
+                    RunAsWorker(pool, item);
+                }, (this, new QueuedWorkItem(callback, state, context: null)));
+            }
+        }
+        finally
+        {
+            t_inlineDepth--;
+            GroupTurns.Return(outerGroup);
+        }
+
+        static void RunAsWorker(SlimThreadPool pool, in QueuedWorkItem item)
+        {
+            SynchronizationContext? outerSyncContext = SynchronizationContext.Current;
+            SynchronizationContext.SetSynchronizationContext(pool._loop.SynchronizationContext);
+            pool._runner.Execute(item, restoreContext: null, outerSyncContext);
+            pool.OnItemCompleted(pool.OwnWorkerState);
         }
     }
 
@@ -257,47 +302,50 @@ public sealed partial class SlimThreadPool
             return false;
         }
 
+        ExecutionContext? context = CaptureContextToFlow();
         if (priority == WorkItemPriority.Normal)
         {
-            Publish(callback, state, preferLocal);
+            Publish(callback, state, preferLocal, context);
         }
         else
         {
-            PublishToLane(callback, state, priority);
+            PublishToLane(callback, state, priority, context);
         }
 
         return true;
     }
 
     /// <summary>
-    /// Queues an item that stands for items the pool, or a group of it, has already accepted (a group's turn): never
-    /// refused, not even once shutdown has begun. The shutdown then takes it like an item that raced the shutdown flag
-    /// (see <see cref="ShutdownCoordinator.OnQueuedDuringShutdown"/>): a drain runs it, an abandon hands it back.
+    /// Queues an item that stands for items the pool, or a group of it, has already accepted (a group's turn, a Low
+    /// item's ticket): never refused, not even once shutdown has begun. The shutdown then takes it like an item that
+    /// raced the shutdown flag (see <see cref="ShutdownCoordinator.OnQueuedDuringShutdown"/>): a drain runs it, an
+    /// abandon hands it back. It carries no ExecutionContext: it runs in the worker's clean one, and each item it runs
+    /// in its own (an item queued without one sees no producer's values).
     /// </summary>
     internal void PublishAccepted(object callback, bool preferLocal, WorkItemPriority priority = WorkItemPriority.Normal)
     {
         _gate?.ForceAcquire();
         if (priority == WorkItemPriority.Normal)
         {
-            Publish(callback, null, preferLocal);
+            Publish(callback, null, preferLocal, context: null);
         }
         else
         {
-            PublishToLane(callback, null, priority);
+            PublishToLane(callback, null, priority, context: null);
         }
     }
 
-    // A High or Low item goes into its lane, then its ticket into the queue (see PriorityLanes). Kept out of the
-    // Normal path, which stays as short as it was.
+    // A High or Low item goes into its lane with its context, then its ticket, which carries none, into the queue (see
+    // PriorityLanes). Kept out of the Normal path, which stays as short as it was.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void PublishToLane(object callback, object? state, WorkItemPriority priority)
+    private void PublishToLane(object callback, object? state, WorkItemPriority priority, ExecutionContext? context)
     {
         PriorityLanes lanes = _lanes ?? CreateLanes();
-        lanes.Add(priority, new QueuedWorkItem(callback, state, CaptureContextToFlow()));
-        Publish(lanes.TicketFor(priority), null, preferLocal: false);
+        lanes.Add(priority, new QueuedWorkItem(callback, state, context));
+        Publish(lanes.TicketFor(priority), null, preferLocal: false, context: null);
     }
 
-    private void Publish(object callback, object? state, bool preferLocal)
+    private void Publish(object callback, object? state, bool preferLocal, ExecutionContext? context)
     {
         // One item in QueueWaitSampleInterval per producing thread is stamped while the histogram is enabled: a stamp is
         // a small object and a clock read, too much for every tiny item; disabled, this is one field read.
@@ -307,7 +355,6 @@ public sealed partial class SlimThreadPool
             state = null;
         }
 
-        ExecutionContext? context = CaptureContextToFlow();
         // Full fence: the item is published before we read the idle state (pairs with the worker's announce,
         // see IdleWait) and before we read the shutdown flag again (pairs with ShutdownCoordinator.Begin's exchange).
         EnqueueThenFence(new QueuedWorkItem(callback, state, context), preferLocal);

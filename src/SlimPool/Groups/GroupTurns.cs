@@ -71,6 +71,18 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     /// <summary>The priority the group's turns are queued with.</summary>
     public WorkItemPriority Priority => _priority;
 
+    /// <summary>Leaves the group whose item the current thread runs, if any, for an item that is not the group's.</summary>
+    /// <returns>The group left, to give to <see cref="Return"/>.</returns>
+    public static GroupTurns? Leave()
+    {
+        GroupTurns? current = t_current;
+        t_current = null;
+        return current;
+    }
+
+    /// <summary>Goes back into the group <see cref="Leave"/> left.</summary>
+    public static void Return(GroupTurns? group) => t_current = group;
+
     /// <summary>Whether the current thread is running one of this group's items.</summary>
     public bool IsCurrent => t_current == this;
 
@@ -112,6 +124,33 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         // or this sees Close and counts the item finished (not run).
         Interlocked.Increment(ref _accepted.Value);
         if (Volatile.Read(ref _closed) != 0)
+        {
+            OnItemNotRun();
+            return false;
+        }
+
+        Enqueue(new QueuedWorkItem(callback, state, _pool.CaptureContextToFlow()));
+        return true;
+    }
+
+    /// <summary>
+    /// Accepts a continuation or task of the group's work (its SynchronizationContext, its TaskScheduler): like
+    /// <see cref="TryAccept"/>, and also while a drain of the group or of the pool runs, so that async work accepted
+    /// before the drain goes on in the group; refused once an abandon began (the group's or the pool's), once the
+    /// pool's last look is over, or once the group has drained.
+    /// </summary>
+    /// <remarks>A continuation posted by one of the group's running items arrives while that item is pending, so before
+    /// the group can drain; one that arrives from elsewhere (a timer) as the drain completes may be refused.</remarks>
+    public bool TryAcceptContinuation(object callback, object? state)
+    {
+        if (_pool.IsClosedToContinuations)
+        {
+            return false;
+        }
+
+        // As in TryAccept: counted before the looks at _closed and _abandoning (full fences on both sides).
+        Interlocked.Increment(ref _accepted.Value);
+        if (Volatile.Read(ref _closed) != 0 && (Volatile.Read(ref _abandoning) != 0 || _drained.Task.IsCompleted))
         {
             OnItemNotRun();
             return false;
@@ -183,6 +222,15 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     public void HandBack(List<AbandonedWorkItem> abandoned)
     {
         Interlocked.Decrement(ref _turns);
+        HandBackQueued(abandoned);
+    }
+
+    /// <summary>
+    /// The pool's abandon: hands back the items queued now, whether or not a turn is queued or running (a running turn
+    /// stops at its next item, <see cref="SlimThreadPool.IsHandingBack"/>).
+    /// </summary>
+    public void HandBackQueued(List<AbandonedWorkItem> abandoned)
+    {
         while (_queue.TryDequeue(out QueuedWorkItem item))
         {
             ShutdownCoordinator.HandBack(item, abandoned);

@@ -92,8 +92,12 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
 
     bool ISchedulingTarget.IsRunningItemsOnCurrentThread => _turns.IsCurrent;
 
-    // The scheduler's and the context's items: not cancellable, not wrapped.
-    bool ISchedulingTarget.TryEnqueue(object callback, object? state) => _turns.TryAccept(callback, state);
+    // The scheduler's and the context's items (continuations and tasks of the group's work): not cancellable, not
+    // wrapped, and accepted through a drain of the group or of the pool.
+    bool ISchedulingTarget.TryEnqueue(object callback, object? state) => _turns.TryAcceptContinuation(callback, state);
+
+    /// <summary>The pool's abandon: the group's queued items come back (see <see cref="GroupTurns.HandBackQueued"/>).</summary>
+    internal void HandBackQueued(List<AbandonedWorkItem> abandoned) => _turns.HandBackQueued(abandoned);
 
     private bool TryAccept(object callback, object? state, CancellationToken cancellationToken)
     {

@@ -27,6 +27,7 @@ internal sealed class ShutdownCoordinator
     private readonly StarvationGuard? _guard;
     private readonly CapacityGate? _gate;
     private readonly Action _onFinished;
+    private readonly Action<List<AbandonedWorkItem>> _handBackGroups;
     private readonly TaskCompletionSource _stopped = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Lock _beginLock = new();
     private readonly Lock _finishLock = new();
@@ -38,9 +39,13 @@ internal sealed class ShutdownCoordinator
     private ShutdownResult? _earlyResult;         // under _finishLock, when a cancelled shutdown returned before that
     private long _completedHere;                  // user items this coordinator ran (see Run)
 
-    /// <summary>The coordinator of one pool; <paramref name="onFinished"/> is called once, after the final result is set.</summary>
-    public ShutdownCoordinator(IWorkQueue queue, WorkItemRunner runner, WorkerSet workers, IdleWait idleWait, StarvationGuard? guard, CapacityGate? gate, Action onFinished)
+    /// <summary>
+    /// The coordinator of one pool; <paramref name="onFinished"/> is called once, after the final result is set;
+    /// <paramref name="handBackGroups"/> hands back what the pool's groups hold queued, in an abandon.
+    /// </summary>
+    public ShutdownCoordinator(IWorkQueue queue, WorkItemRunner runner, WorkerSet workers, IdleWait idleWait, StarvationGuard? guard, CapacityGate? gate, Action onFinished, Action<List<AbandonedWorkItem>> handBackGroups)
     {
+        _handBackGroups = handBackGroups;
         _queue = queue;
         _runner = runner;
         _workers = workers;
@@ -277,6 +282,11 @@ internal sealed class ShutdownCoordinator
         {
             HandBack(item, abandoned);
         }
+
+        // A group whose turn is running now (not in the queue) still holds its backlog: that comes back too. The turn
+        // stops at its next item (SlimThreadPool.IsHandingBack) and queues itself again; what it finds then is only
+        // what producers that raced the shutdown flag added.
+        _handBackGroups(abandoned);
     }
 
     /// <summary>

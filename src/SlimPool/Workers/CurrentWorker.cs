@@ -12,11 +12,24 @@ internal static class CurrentWorker
     [ThreadStatic]
     private static WorkerState? t_state;
 
+    [ThreadStatic]
+    private static ExecutionContext? t_cleanContext;
+
     /// <summary>The pool whose worker the current thread is, or null.</summary>
     public static SlimThreadPool? Pool => t_pool;
 
     /// <summary>The current worker's blocking scopes, or null off every pool.</summary>
     public static WorkerBlockingState? Blocking => t_blocking;
+
+    /// <summary>
+    /// The ExecutionContext the current worker runs items in when they flowed none (captured after its start hook), or
+    /// null off every pool.
+    /// </summary>
+    public static ExecutionContext? CleanContext
+    {
+        get => t_cleanContext;
+        set => t_cleanContext = value;
+    }
 
     /// <summary>The current worker's slot state (its completed count), or null off every pool.</summary>
     public static WorkerState? State => t_state;
@@ -33,5 +46,6 @@ internal static class CurrentWorker
         t_pool = null;
         t_blocking = null;
         t_state = null;
+        t_cleanContext = null;
     }
 }

@@ -61,6 +61,9 @@ internal sealed class WorkerLoop
         _onThreadExit = options.OnThreadExit;
     }
 
+    /// <summary>The SynchronizationContext every item starts under: the pool's, or null.</summary>
+    public SynchronizationContext? SynchronizationContext => _synchronizationContext;
+
     /// <summary>The thread for slot <paramref name="index"/>, not started (<see cref="WorkerSet"/> starts it).</summary>
     public Thread NewThread(int index) => new(Run)
     {
@@ -86,6 +89,7 @@ internal sealed class WorkerLoop
 
         // Captured after the start hook, so what the hook set (a culture, an AsyncLocal) is every item's baseline.
         ExecutionContext? cleanContext = ExecutionContext.Capture();
+        CurrentWorker.CleanContext = cleanContext;
 
         // Code running on the pool that awaits resumes on the pool (see SlimSynchronizationContext), unless the
         // options ask for the built-in pool's null context.
