@@ -135,6 +135,15 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
             {
                 return true;
             }
+
+            if (local.StealFirst)
+            {
+                local.StealFirst = false;
+                if (TrySteal(local, out item))
+                {
+                    return true;
+                }
+            }
         }
 
         if (TryTakeShared(local, out item))
@@ -149,6 +158,20 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
 
         local?.Batch.ClearTaken();
         return false;
+    }
+
+    /// <summary>
+    /// On a worker of this queue: its next look steals from its siblings before it takes from the shared queue. A Low
+    /// item's ticket that deferred itself to the shared queue, because other work waits, says so: otherwise the worker
+    /// would take the ticket straight back, again and again, and never reach the other work in a sibling's deque.
+    /// </summary>
+    internal void LookAtSiblingsFirst()
+    {
+        WorkerQueues? local = t_local;
+        if (local is not null && local.Owner == this)
+        {
+            local.StealFirst = true;
+        }
     }
 
     // The shared queue's oldest item; a worker (whose batch is empty here) also takes a batch behind it.

@@ -21,6 +21,9 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
     /// <summary>Owner only: its looks since its last fair look (see <see cref="WorkStealingWorkQueue.TryDequeue"/>).</summary>
     public int Looks;
 
+    /// <summary>Owner only: its next look steals before it takes from the shared queue (see <see cref="WorkStealingWorkQueue.LookAtSiblingsFirst"/>).</summary>
+    public bool StealFirst;
+
     public bool IsEmpty => Deque.IsEmpty && Batch.IsEmpty;
 
     public int Count => Deque.Count + Batch.Count;

@@ -137,7 +137,11 @@ internal sealed class PriorityLanes
 
             if (lanes.ShouldDeferLow())
             {
+                // Behind the other work, and this worker goes for that work next, wherever it is: a worker that took
+                // the ticket straight back from the shared queue would spin on it for the whole delay while the other
+                // work waits in a busy sibling's deque.
                 lanes._pool.PublishAccepted(this, preferLocal: false);
+                (lanes._queue as WorkStealingWorkQueue)?.LookAtSiblingsFirst();
                 ItemAccounting.MarkNotAUserItem();
                 return;
             }

@@ -67,6 +67,40 @@ public sealed class PriorityTests
         Assert.True(waited >= TimeSpan.FromMilliseconds(15), $"the low item ran after {waited.TotalMilliseconds:F1} ms, before its 20 ms delay, while other work waited");
     }
 
+    [Theory]
+    [MemberData(nameof(Configurations))]
+    public void Queue_LowDeferredWhileANormalItemWaitsInABusyWorkersDeque_TheFreeWorkerTakesTheNormalItemFirst(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        using SlimThreadPool pool = Create(queue, idleWait, workers: 2, lowDelay: TimeSpan.FromSeconds(2));
+        var order = new ConcurrentQueue<string>();
+        var normalQueuedAt = new TaskCompletionSource<Stopwatch>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var normalStartedAfter = new TaskCompletionSource<TimeSpan>(TaskCreationOptions.RunContinuationsAsynchronously);
+        using var lowRan = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+
+        pool.Queue(() => Thread.Sleep(30)); // the worker that will be free first
+        pool.Queue(() =>
+        {
+            // Queued on this worker (its own deque, with work stealing), which then stays busy.
+            pool.Queue(() =>
+            {
+                order.Enqueue("normal");
+                normalStartedAfter.SetResult(normalQueuedAt.Task.Result.Elapsed);
+            });
+            normalQueuedAt.SetResult(Stopwatch.StartNew());
+            release.Wait(Bounded.Timeout);
+        });
+
+        Bounded.Result(normalQueuedAt.Task, "the normal item to be queued");
+        pool.Queue(() => { order.Enqueue("low"); lowRan.Set(); }, WorkItemPriority.Low);
+
+        TimeSpan waited = Bounded.Result(normalStartedAfter.Task, "the normal item");
+        Bounded.Wait(lowRan, "the low item");
+        release.Set();
+        Assert.Equal(["normal", "low"], order);
+        Assert.True(waited < TimeSpan.FromSeconds(1), $"the normal item waited {waited.TotalMilliseconds:F0} ms beside a free worker that kept deferring the low item");
+    }
+
     [Fact]
     public void Queue_LowOnAnIdlePool_RunsAtOnce()
     {
