@@ -341,8 +341,15 @@ public sealed partial class SlimThreadPool
     private void PublishToLane(object callback, object? state, WorkItemPriority priority, ExecutionContext? context)
     {
         PriorityLanes lanes = _lanes ?? CreateLanes();
-        lanes.Add(priority, new QueuedWorkItem(callback, state, context));
-        Publish(lanes.TicketFor(priority), null, preferLocal: false, context: null);
+        if (lanes.AddNeedsTicket(priority, new QueuedWorkItem(callback, state, context)))
+        {
+            Publish(lanes.TicketFor(priority), null, preferLocal: false, context: null);
+        }
+        else
+        {
+            // A ticket already queued covers the item, and holds a capacity slot: the item's goes back.
+            _gate?.Release();
+        }
     }
 
     private void Publish(object callback, object? state, bool preferLocal, ExecutionContext? context)
