@@ -149,6 +149,39 @@ public sealed partial class SlimThreadPool
     }
 
     /// <summary>
+    /// Takes a capacity slot for an item held outside the pool's queue (a group's): false when the pool is full and
+    /// <paramref name="wait"/> is false, or when it shut down while waiting. With <paramref name="wait"/>, a caller off
+    /// the pool waits for room; one of the pool's workers goes over the bound instead of waiting on its own pool.
+    /// </summary>
+    internal bool TryReserveSlot(bool wait)
+    {
+        CapacityGate? gate = _gate;
+        if (gate is null || gate.TryAcquire())
+        {
+            return true;
+        }
+
+        if (!wait)
+        {
+            return false;
+        }
+
+        if (IsOwnWorker)
+        {
+            gate.ForceAcquire();
+            return true;
+        }
+
+        return gate.AcquireAsync(CancellationToken.None).AsTask().GetAwaiter().GetResult();
+    }
+
+    /// <summary>Takes a capacity slot whether or not the pool is full (continuations of accepted work).</summary>
+    internal void ForceReserveSlot() => _gate?.ForceAcquire();
+
+    /// <summary>Gives back a slot taken by <see cref="TryReserveSlot"/> or <see cref="ForceReserveSlot"/>.</summary>
+    internal void ReleaseSlot() => _gate?.Release();
+
+    /// <summary>
     /// Whether continuations and tasks of accepted work are refused: an abandon has begun, or the shutdown's last look
     /// is over. Until then a drain takes them, the pool's and its groups'.
     /// </summary>

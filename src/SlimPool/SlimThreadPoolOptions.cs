@@ -165,7 +165,10 @@ public sealed class SlimThreadPoolOptions
     /// <see cref="SlimThreadPool.QueueAsync(Action, CancellationToken)"/> waits asynchronously. Continuations and
     /// tasks the pool's <see cref="SlimThreadPool.TaskScheduler"/> and <see cref="SlimThreadPool.SynchronizationContext"/>
     /// queue are never refused or delayed: they may take the queue past the limit, by at most the number of
-    /// them in flight. Default: <see langword="null"/> (unbounded).
+    /// them in flight. The pool's groups share the limit: an item waiting in a group holds a place until the group's
+    /// turn takes it (and a group's queued turn holds one); a group's <c>TryQueue</c> fails and its <c>Queue</c> waits
+    /// while the pool is full, except on one of the pool's workers, where it goes past the limit instead.
+    /// Default: <see langword="null"/> (unbounded).
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is zero or negative.</exception>
     public int? BoundedCapacity

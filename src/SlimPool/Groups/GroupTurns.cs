@@ -113,9 +113,15 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     /// Accepts an item unless the group is closed or its pool shut down. An item accepted here runs exactly once, or is
     /// handed back by an abandon (the group's or the pool's).
     /// </summary>
-    public bool TryAccept(object callback, object? state)
+    /// <remarks>
+    /// Each item queued in the group holds one of the pool's capacity slots (<see cref="SlimThreadPoolOptions.BoundedCapacity"/>)
+    /// until a turn takes it, or it is handed back: a full pool refuses it (<paramref name="waitForRoom"/> false), or
+    /// makes the caller wait for room; on one of the pool's workers it goes over the bound instead, as the pool's
+    /// continuations do (a worker must not wait on its own pool, and running it inline would take it out of the group).
+    /// </remarks>
+    public bool TryAccept(object callback, object? state, bool waitForRoom = false)
     {
-        if (_pool.IsShutDown)
+        if (_pool.IsShutDown || !_pool.TryReserveSlot(waitForRoom))
         {
             return false;
         }
@@ -126,6 +132,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         if (Volatile.Read(ref _closed) != 0)
         {
             OnItemNotRun();
+            _pool.ReleaseSlot();
             return false;
         }
 
@@ -148,11 +155,14 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
             return false;
         }
 
-        // As in TryAccept: counted before the looks at _closed and _abandoning (full fences on both sides).
+        // As in TryAccept: counted before the looks at _closed and _abandoning (full fences on both sides). Never refused
+        // for room: an await chain must not wait on the queue it feeds.
+        _pool.ForceReserveSlot();
         Interlocked.Increment(ref _accepted.Value);
         if (Volatile.Read(ref _closed) != 0 && (Volatile.Read(ref _abandoning) != 0 || _drained.Task.IsCompleted))
         {
             OnItemNotRun();
+            _pool.ReleaseSlot();
             return false;
         }
 
@@ -184,7 +194,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     public void Abandon(List<AbandonedWorkItem> abandoned)
     {
         Interlocked.Exchange(ref _abandoning, 1);
-        while (_queue.TryDequeue(out QueuedWorkItem item))
+        while (TryTake(out QueuedWorkItem item))
         {
             ShutdownCoordinator.HandBack(item, abandoned);
             OnItemNotRun();
@@ -231,7 +241,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     /// </summary>
     public void HandBackQueued(List<AbandonedWorkItem> abandoned)
     {
-        while (_queue.TryDequeue(out QueuedWorkItem item))
+        while (TryTake(out QueuedWorkItem item))
         {
             ShutdownCoordinator.HandBack(item, abandoned);
             OnItemNotRun();
@@ -263,7 +273,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
                 return;
             }
 
-            if (IsSweeping || !_queue.TryDequeue(out QueuedWorkItem item))
+            if (IsSweeping || !TryTake(out QueuedWorkItem item))
             {
                 AddRan(counted);
                 counted = 0;
@@ -326,6 +336,18 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         {
             _pool.PublishAccepted(this, preferLocal: true, _priority);
         }
+    }
+
+    // Takes the group's oldest queued item, giving back the pool capacity slot it held.
+    private bool TryTake(out QueuedWorkItem item)
+    {
+        if (_queue.TryDequeue(out item))
+        {
+            _pool.ReleaseSlot();
+            return true;
+        }
+
+        return false;
     }
 
     private bool TryTakeTurn()

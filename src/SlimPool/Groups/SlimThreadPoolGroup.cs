@@ -99,7 +99,7 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
     /// <summary>The pool's abandon: the group's queued items come back (see <see cref="GroupTurns.HandBackQueued"/>).</summary>
     internal void HandBackQueued(List<AbandonedWorkItem> abandoned) => _turns.HandBackQueued(abandoned);
 
-    private bool TryAccept(object callback, object? state, CancellationToken cancellationToken)
+    private bool TryAccept(object callback, object? state, CancellationToken cancellationToken, bool waitForRoom = false)
     {
         if (cancellationToken.CanBeCanceled)
         {
@@ -107,12 +107,13 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
             state = null;
         }
 
-        return _turns.TryAccept(callback, state);
+        return _turns.TryAccept(callback, state, waitForRoom);
     }
 
+    // Queue: waits for room in a bounded pool (GroupTurns.TryAccept), throws once the group or the pool shut down.
     private void AcceptOrThrow(object callback, object? state, CancellationToken cancellationToken)
     {
-        if (!TryAccept(callback, state, cancellationToken))
+        if (!TryAccept(callback, state, cancellationToken, waitForRoom: true))
         {
             throw new ObjectDisposedException(nameof(SlimThreadPoolGroup), $"The group '{_name}' (or its pool) has been shut down and no longer accepts work.");
         }

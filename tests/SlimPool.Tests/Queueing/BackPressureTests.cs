@@ -286,4 +286,46 @@ public sealed class BackPressureTests
         Bounded.Wait(pool.WaitForIdleAsync(), "the pool to go idle");
         Assert.True(pool.TryQueue(() => { }), "an outside item was refused by an idle bounded pool");
     }
+
+    [Fact]
+    public void GroupTryQueue_PoolBoundedAndItsWorkersBlocked_AcceptsNoMoreThanTheBoundThenEveryAcceptedItemRuns()
+    {
+        using SlimThreadPool pool = TestPools.Create(1, o => o.BoundedCapacity = 10);
+        using SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = 2 });
+        int accepted = 0, ran = 0;
+        using (var blocked = new BlockedWorkers(pool))
+        {
+            for (int i = 0; i < 100_000; i++)
+            {
+                if (group.TryQueue(() => Interlocked.Increment(ref ran)))
+                {
+                    accepted++;
+                }
+            }
+
+            Assert.InRange(accepted, 1, 10); // the group's items and its turns share the pool's bound
+            Assert.False(pool.TryQueue(() => { }), "the pool accepted an item while the group's items filled its bound");
+        }
+
+        Bounded.Wait(pool.WaitForIdleAsync(), "the accepted items");
+        Assert.Equal(accepted, Volatile.Read(ref ran));
+        Assert.True(group.TryQueue(() => { }), "the group refused an item once the pool had room again");
+    }
+
+    [Fact]
+    public void GroupQueue_PoolFullFromOutside_WaitsForRoom()
+    {
+        using SlimThreadPool pool = TestPools.Create(1, o => o.BoundedCapacity = 2);
+        using SlimThreadPoolGroup group = pool.CreateGroup();
+        using var blocked = new BlockedWorkers(pool);
+        group.Queue(() => { }); // with its turn (queued behind the blocked worker), the bound is reached
+
+        using var returned = new ManualResetEventSlim();
+        var producer = new Thread(() => { group.Queue(() => { }); returned.Set(); });
+        producer.Start();
+        Assert.False(returned.Wait(200), "a group's Queue into a full pool returned without waiting for room");
+        blocked.Release();
+        Bounded.Wait(returned, "the waiting Queue once the pool had room");
+        Assert.True(producer.Join(Bounded.Timeout));
+    }
 }
