@@ -374,15 +374,8 @@ public sealed partial class SlimThreadPool
     private void PublishToLane(object callback, object? state, WorkItemPriority priority, ExecutionContext? context)
     {
         PriorityLanes lanes = _lanes ?? CreateLanes();
-        if (lanes.AddNeedsTicket(priority, new QueuedWorkItem(callback, state, context)))
-        {
-            Publish(lanes.TicketFor(priority), null, preferLocal: false, context: null);
-        }
-        else
-        {
-            // A ticket already queued covers the item, and holds a capacity slot: the item's goes back.
-            _gate?.Release();
-        }
+        lanes.Add(priority, new QueuedWorkItem(callback, state, context));
+        Publish(lanes.TicketFor(priority), null, preferLocal: false, context: null);
     }
 
     private void Publish(object callback, object? state, bool preferLocal, ExecutionContext? context)

@@ -12,14 +12,14 @@ namespace SlimPool.Scheduling;
 /// pays for it beyond a null test per item a worker takes.
 /// </summary>
 /// <remarks>
-/// <para><b>Tickets.</b> Items added to a lane are followed by tickets (<see cref="HighTicket"/> or
+/// <para><b>Tickets.</b> Every item added to a lane is followed by one ticket (<see cref="HighTicket"/> or
 /// <see cref="LowTicket"/>, shared objects) queued on the pool like any item, so the pool's wake-ups, starvation guard,
 /// back-pressure and shutdown see lane items exactly as they see its own. A ticket, when run, runs one item of its lane
-/// if one is left. Every low item brings one. A worker also takes <see cref="WorkItemPriority.High"/> items straight from
-/// their lane before it looks at the queue (<see cref="TryTakeHigh"/>), which leaves a ticket with nothing to run, so a
-/// high item brings a ticket only while fewer are queued than high items wait (<see cref="AddNeedsTicket"/>). Each lane
-/// therefore holds at most as many items as it has tickets outstanding, so while an item waits in a lane, a ticket for
-/// it waits in the queue or is running, and high tickets never outnumber the high items that had one.</para>
+/// if one is left. A worker also takes <see cref="WorkItemPriority.High"/> items straight from their lane before it looks at
+/// the queue (<see cref="TryTakeHigh"/>); that leaves a ticket with nothing to run. Each lane therefore holds at most as
+/// many items as it has tickets outstanding (a take without a ticket removes an item and no ticket; a ticket that finds
+/// nothing finds the lane empty), so while an item waits in a lane, a ticket for it waits in the queue or is
+/// running.</para>
 /// <para><b>Aging.</b> A low ticket that finds other work waiting queues itself again, at the back of the shared queue,
 /// until the oldest low item has waited <c>maxLowDelay</c>; then it runs that item. Other work waiting means the
 /// queue holds more entries than there are low items, or a high item waits: an estimate, which can only run a low item
@@ -32,8 +32,7 @@ internal sealed class PriorityLanes
     private readonly LockFreeWorkQueue _high = new();
     private readonly ConcurrentQueue<LowEntry> _low = new();
     private readonly long _maxLowDelayTicks;
-    private int _highCount;   // items in _high: a worker reads it before every look at the queue, so it is read-mostly
-    private int _highTickets; // high tickets queued and not yet started (or handed back); see AddNeedsTicket
+    private int _highCount; // items in _high: a worker reads it before every look at the queue, so it is read-mostly
     private int _lowCount;
 
     public PriorityLanes(SlimThreadPool pool, IWorkQueue queue, TimeSpan maxLowDelay)
@@ -51,39 +50,19 @@ internal sealed class PriorityLanes
     /// <summary>The ticket queued for each low item.</summary>
     public IWorkItem LowTicket { get; }
 
-    /// <summary>
-    /// Adds <paramref name="item"/> to its lane; true if the caller must then queue <see cref="TicketFor"/> it (always
-    /// for a Low item; for a High one only while fewer high tickets are queued than high items wait).
-    /// </summary>
-    /// <remarks>
-    /// Workers take high items straight from the lane, which leaves their tickets queued with nothing to run. Were every
-    /// high item to bring a ticket, a high group whose turn yields every few items would fill the queue with such
-    /// tickets (each holding a capacity slot). So a high item brings a ticket only while tickets are fewer than items:
-    /// with <c>T</c> tickets queued and <c>L</c> items in the lane, <c>T ≥ L</c> holds whenever no add or ticket is
-    /// between its steps, so a ticket is queued while an item waits, and tickets never outnumber the items that had
-    /// one. The add raises <c>L</c> (a full fence), then reads <c>T</c>; a ticket lowers <c>T</c> (a full fence) when it
-    /// starts, then reads <c>L</c> to take an item. Either the ticket sees the new item and takes it, or the add sees
-    /// the lowered <c>T</c> and queues a ticket of its own. Two adds racing may both queue one: an extra ticket finds
-    /// nothing, as after a direct take.
-    /// </remarks>
-    public bool AddNeedsTicket(WorkItemPriority priority, in QueuedWorkItem item)
+    /// <summary>Adds <paramref name="item"/> to its lane; the caller then queues <see cref="TicketFor"/> it.</summary>
+    public void Add(WorkItemPriority priority, in QueuedWorkItem item)
     {
         if (priority == WorkItemPriority.High)
         {
             _high.Enqueue(item);
-            int items = Interlocked.Increment(ref _highCount);
-            if (Volatile.Read(ref _highTickets) >= items)
-            {
-                return false;
-            }
-
-            Interlocked.Increment(ref _highTickets);
-            return true;
+            Interlocked.Increment(ref _highCount);
         }
-
-        _low.Enqueue(new LowEntry(item, Stopwatch.GetTimestamp()));
-        Interlocked.Increment(ref _lowCount);
-        return true;
+        else
+        {
+            _low.Enqueue(new LowEntry(item, Stopwatch.GetTimestamp()));
+            Interlocked.Increment(ref _lowCount);
+        }
     }
 
     /// <summary>The ticket for an item of <paramref name="priority"/>.</summary>
@@ -146,7 +125,6 @@ internal sealed class PriorityLanes
         {
             if (priority == WorkItemPriority.High)
             {
-                Interlocked.Decrement(ref lanes._highTickets); // before the look at the lane: see AddNeedsTicket
                 if (lanes.TryTakeHigh(out QueuedWorkItem high))
                 {
                     Run(high);
@@ -179,11 +157,6 @@ internal sealed class PriorityLanes
 
         public void HandBack(List<AbandonedWorkItem> abandoned)
         {
-            if (priority == WorkItemPriority.High)
-            {
-                Interlocked.Decrement(ref lanes._highTickets);
-            }
-
             bool taken = priority == WorkItemPriority.High ? lanes.TryTakeHigh(out QueuedWorkItem item) : lanes.TryTakeLow(out item);
             if (taken)
             {

@@ -261,32 +261,6 @@ public sealed class BackPressureTests
         public void Execute() => ledger.Mark(id);
     }
 
-    [Theory]
-    [InlineData(WorkQueueKind.WorkStealing)]
-    [InlineData(WorkQueueKind.LockFree)]
-    public void BoundedCapacity_HighGroupYieldingEveryFewItems_TicketsStayFewAndOutsideItemsAreAccepted(WorkQueueKind queue)
-    {
-        using SlimThreadPool pool = TestPools.Create(2, o => { o.Queue = queue; o.BoundedCapacity = 100; });
-        SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = 2, MaxItemsPerTurn = 4, Priority = WorkItemPriority.High });
-        const int Items = 100_000;
-        using var done = new CountdownEvent(Items);
-        for (int i = 0; i < Items; i++)
-        {
-            group.Queue(() => done.Signal());
-        }
-
-        int most = 0;
-        while (!done.Wait(0))
-        {
-            most = Math.Max(most, pool.PendingWorkItemCount);
-            Thread.Sleep(1);
-        }
-
-        Assert.True(most <= 100 + 2 * 2, $"the pool's queue held {most} entries with a bound of 100 (the group's turns' tickets piled up)");
-        Bounded.Wait(pool.WaitForIdleAsync(), "the pool to go idle");
-        Assert.True(pool.TryQueue(() => { }), "an outside item was refused by an idle bounded pool");
-    }
-
     [Fact]
     public void GroupTryQueue_PoolBoundedAndItsWorkersBlocked_AcceptsNoMoreThanTheBoundThenEveryAcceptedItemRuns()
     {
