@@ -8,13 +8,16 @@
 #                             (retiring spares); broken: BROKEN (no re-check), BROKEN_RETIRE (a popped spare
 #                             retires), BROKEN_REFILL (a refill wakes nobody)
 #   AutoResetEventIdleWait.pml BLOCKING; broken: BROKEN (no re-check), BROKEN_CHAIN (merged Sets not passed on)
-#   StarvationGuard.pml       WS (refill in transit, and DECLINES); broken: OLD_ARMING (armed only when every worker
-#                             was busy), BROKEN_REFILL
+#   StarvationGuard.pml       WS (refill in transit, and DECLINES), COMPUTE (items may also compute for ever: the
+#                             no-progress rule's compute-bound limit); broken: OLD_ARMING (armed only when every worker
+#                             was busy), BROKEN_REFILL, BROKEN_RUNNABLE (the no-progress rule ignores blocked workers),
+#                             STRICT with COMPUTE (the property without the compute-bound allowance: the limit is real)
 #   GroupTurns.pml            (src/SlimPool/Groups/) BLOCKING, ABANDON (the group's sweep), MAXTURNS, QUANTUM; broken:
 #                             BROKEN (a turn given back without a re-check), BROKEN_SWEEP (no look after the sweep)
 # Sizes: 2 workers with 2 producers x 1 item, or 1 producer x 3 items; a steal's grace (DECLINES, one failed
 # dequeue with items queued) multiplies the states about threefold, so it runs with 1 producer x 2 items, and the
-# 3-item WS runs leave it out (DECLINES=0). About 5 minutes in all.
+# 3-item WS runs leave it out (DECLINES=0). The guard's limit for items that compute for ever shows with 1 worker and 3
+# items (more items than the worker and its one compute-bound spare). About 5 minutes in all.
 # SLIMPOOL_THOROUGH=1 adds everything at once for SpinThenPark (1.2e8 states, about 3 minutes, several GiB).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,6 +40,7 @@ h="-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DMAXTURNS=2 -DQUANTUM=2"
 a="-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=1"
 b="-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3"
 c="-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=2"
+d="-DWORKERS=1 -DPRODUCERS=1 -DPUSHES=3"
 runs=(
   "$stp|$a|none" "$stp|$a -DBROKEN|some" "$stp|$a -DBLOCKING|none" "$stp|$a -DSTOP|none"
   "$stp|$a -DSPARES=1|none" "$stp|$a -DSPARES=1 -DBROKEN|some" "$stp|$a -DSPARES=1 -DBROKEN_RETIRE|some"
@@ -47,6 +51,8 @@ runs=(
   "$are|$b|none" "$are|$b -DBROKEN|some" "$are|$b -DBLOCKING|none" "$are|$b -DBLOCKING -DBROKEN_CHAIN|some"
   "$guard|$b|none" "$guard|$b -DOLD_ARMING|some" "$guard|$b -DWS -DDECLINES=0|none"
   "$guard|$b -DWS -DDECLINES=0 -DBROKEN_REFILL|some" "$guard|$c -DWS|none"
+  "$guard|$b -DCOMPUTE|none" "$guard|$a -DCOMPUTE|none" "$guard|$d -DCOMPUTE|none" "$guard|$d -DCOMPUTE -DSTRICT|some"
+  "$guard|$d -DBROKEN_RUNNABLE|some"
   "$group|$g -DBLOCKING -DABANDON|none" "$group|$g -DBROKEN|some" "$group|$g -DABANDON -DBROKEN_SWEEP|some"
   "$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON|none" "$group|$h -DBLOCKING -DABANDON|none"
   "$group|$h -DABANDON -DBROKEN_SWEEP|some"

@@ -239,12 +239,14 @@ public sealed class SlimThreadPoolOptions
     }
 
     /// <summary>
-    /// The starvation guard: when items wait and no worker has finished an item for this long, the pool starts a
-    /// spare worker (up to <see cref="MaxWorkers"/>), and another after each further timeout without progress, so
-    /// items that block without saying so cannot stall the pool for long, however they arrived. It also starts one
-    /// when items wait while every worker stayed busy for this long and the process used under a quarter of the
-    /// pool's cores (the workers are blocked, though some items still complete). The guard thread
-    /// sleeps while nothing waits. Positive, or <see cref="Timeout.InfiniteTimeSpan"/> to turn the guard off; a value
+    /// The starvation guard: when items wait and no worker has finished an item for this long while at least half the
+    /// workers are blocked, the pool starts a spare worker (up to <see cref="MaxWorkers"/>), and another after each
+    /// further timeout, so items that block without saying so cannot stall the pool for long, however they arrived. It
+    /// also starts one when items wait while every worker stayed busy for this long and most are blocked, though some
+    /// items still complete. Blocked is read from each worker's own CPU clock (Linux), so other threads of the process
+    /// do not hide it, and workers that compute or wait for a CPU (fewer real cores than
+    /// <see cref="Environment.ProcessorCount"/>, a container's CPU quota) add at most one spare in all. Elsewhere the
+    /// guard falls back to the process's CPU time. The guard thread sleeps while nothing waits. Positive, or <see cref="Timeout.InfiniteTimeSpan"/> to turn the guard off; a value
     /// with a fraction of a millisecond is rounded up to whole milliseconds. Default: 50 milliseconds (the built-in
     /// pool's gate thread looks every 500 ms).
     /// </summary>

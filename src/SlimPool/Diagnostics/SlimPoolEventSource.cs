@@ -30,8 +30,14 @@ internal sealed class SlimPoolEventSource : EventSource
     [Event(4, Level = EventLevel.Verbose, Keywords = Keywords.Idle, Message = "{0}: worker {1} woke (by work: {2})")]
     public void WorkerIdleWaitStop(string pool, int index, bool woken) => WriteEvent(4, pool, index, woken);
 
-    [Event(5, Level = EventLevel.Informational, Keywords = Keywords.Blocking, Version = 1, Message = "{0}: the starvation guard asks for a spare worker (items completed, but the cores sat idle: {1})")]
-    public void StarvationGuardFired(string pool, bool itemsCompleted) => WriteEvent(5, pool, itemsCompleted);
+    /// <summary>The guard asks for a spare: whether items still completed, and what the workers' clocks said.</summary>
+    /// <param name="pool">The pool's name.</param>
+    /// <param name="itemsCompleted">Items completed in the period (the workers were blocked though some still finished).</param>
+    /// <param name="blockedWorkers">Of those, the workers blocked by their CPU clocks; -1 without clocks.</param>
+    /// <param name="sampledWorkers">Live workers whose clocks were read; -1 without clocks.</param>
+    [Event(5, Level = EventLevel.Informational, Keywords = Keywords.Blocking, Version = 2, Message = "{0}: the starvation guard asks for a spare worker (items completed: {1}; blocked workers: {2} of {3} sampled, -1 without per-thread clocks)")]
+    public void StarvationGuardFired(string pool, bool itemsCompleted, int blockedWorkers, int sampledWorkers) =>
+        WriteEvent(5, pool, itemsCompleted, blockedWorkers, sampledWorkers);
 
     [Event(6, Level = EventLevel.Verbose, Keywords = Keywords.Blocking, Message = "{0}: a worker entered a blocking scope")]
     public void BlockingScopeEnter(string pool) => WriteEvent(6, pool);

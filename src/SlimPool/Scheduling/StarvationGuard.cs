@@ -6,9 +6,9 @@ using SlimPool.Workers;
 namespace SlimPool.Scheduling;
 
 /// <summary>
-/// Watches for starvation: items waiting in the queue while no item completes for a whole timeout (the workers are
-/// blocked without saying so). It then starts a spare worker, and keeps watching, one timeout at a time, while items
-/// wait. While the queue is empty it is parked and costs nothing: no timer runs.
+/// Watches for starvation: items waiting in the queue while the workers are blocked without saying so. It then starts
+/// a spare worker, and keeps watching, one timeout at a time, while items wait. While the queue is empty it is parked
+/// and costs nothing: no timer runs.
 /// </summary>
 /// <remarks>
 /// <para><b>Arming.</b> Every publish arms the guard, whatever path the item came by (a producer outside the pool, a
@@ -19,33 +19,47 @@ namespace SlimPool.Scheduling;
 /// that see it, the one whose exchange takes it back to 0 unparks the guard; the rest see 0 and pay nothing, so a
 /// burst costs one wake-up. While the guard watches, <c>_parked</c> stays 0 and a publish costs one read of a line
 /// nobody writes.</para>
-/// <para><b>Response.</b> After every wake the guard watches for one whole period, by the clock (stray permits
-/// cannot shorten it). At its end, if the queue is not empty, it starts a spare when either holds:</para>
+/// <para><b>What it reads.</b> After every wake the guard watches for one whole period, by the clock (stray permits
+/// cannot shorten it), and reads, at both ends, the workers' progress and busy flags and each worker's own CPU clock
+/// (<see cref="WorkerClocks"/>). A worker is <i>blocked</i> when it is not runnable now and, if it stayed busy through
+/// the period, was runnable (on a CPU or waiting in a run queue) for less than a quarter of it; otherwise it is
+/// <i>runnable</i>: computing, or waiting for a CPU that more threads than cores or a cgroup's quota keeps from it,
+/// where another thread would only queue behind it. Cores are <see cref="EffectiveCores"/>: the processor count, at
+/// most the cgroup's quota rounded up, re-read at most once a second.</para>
+/// <para><b>Response.</b> At the period's end, if the queue is not empty, it starts a spare when
+/// <see cref="AddsSpare"/> says so:</para>
 /// <list type="bullet">
-/// <item><b>No progress:</b> no item completed during the period. This alone decides against a hang, whatever the
-/// workers burn, so an item that waits with no progress gets a new worker within about two timeouts.</item>
-/// <item><b>Busy workers on idle cores:</b> every worker stayed busy through the period (none found the queue empty),
-/// yet the process used less than <see cref="BlockedCpuShare"/> of the pool's cores (its worker count, at most the
-/// processor count) over it. The workers are then blocked, not computing: items that block without saying so while
-/// others still complete (two workers blocked 50 ms an item complete one every 25 ms) get workers too, instead of
-/// waiting behind the blocked threads for as long as the queue lasts. Workers busy computing keep the cores busy and
-/// add nothing; a pool with a worker to spare adds nothing. The process's CPU time is the signal the built-in pool's
-/// gate thread uses too (below 80% it injects threads sooner), with a lower bar here (see the constant). The guard
-/// reads it only while it watches, twice a period. Growth stops once the cores are busy, the queue empties or the
-/// ceiling is reached.</item>
+/// <item><b>No progress</b> (no item completed in the period): when at least half the workers read were blocked (a
+/// worker parked while items wait counts as blocked), or the pool has fewer than <see cref="ComputeBoundSpares"/>
+/// threads above its worker count. So a hang of
+/// blocked workers gets a worker every timeout, while workers that compute or wait for a CPU (a long CPU-bound item, a
+/// spent quota) get at most <see cref="ComputeBoundSpares"/>: growth that would only add threads to the run queue.
+/// The unkind part: items that spin on a CPU until a queued item runs (a CPU livelock) get only that many too.</item>
+/// <item><b>Blocked though items complete</b>: every worker stayed busy through the period, more than half of those
+/// sampled were blocked, and fewer workers were runnable than the pool means to keep busy (its worker count, at most
+/// the cores). Items that block while others still complete (two workers blocked 50 ms an item complete one every
+/// 25 ms) get workers, whatever other threads of the process compute; workers that compute, or wait for a CPU, add
+/// nothing.</item>
 /// </list>
-/// <para>Either way the pool grows by at most one worker per timeout (up to
-/// <see cref="SlimThreadPoolOptions.MaxWorkers"/>).</para>
-/// <para><b>Model.</b> <c>StarvationGuard.pml</c> beside this file checks the arming with Spin; after a period with
-/// progress it lets the second rule go either way, since the clock and the CPU time decide it.</para>
+/// <para>Where threads have no readable clock (not Linux, no schedstat) it falls back to the process's CPU time: the
+/// first rule fires on no progress alone, the second when every worker stayed busy and the process used under
+/// <see cref="BlockedCpuShare"/> of the pool's cores. Either way the pool grows by at most one worker per timeout (up
+/// to <see cref="SlimThreadPoolOptions.MaxWorkers"/>).</para>
+/// <para><b>Model.</b> <c>StarvationGuard.pml</c> beside this file checks the arming and the first rule's choice with
+/// Spin, with items that block for ever or compute for ever; it lets the second rule go either way.</para>
 /// </remarks>
 internal sealed class StarvationGuard
 {
     /// <summary>
-    /// Below this share of the pool's cores used by the whole process over a period, workers that stayed busy through
-    /// it count as blocked rather than computing. Low on purpose: on a shared two-core VM, two threads spinning
-    /// without pause were credited with 1.0 to 1.9 cores over 30 ms windows (the host takes whole virtual CPUs
-    /// away), so a share near the built-in pool's 80% would add workers to pools that compute.
+    /// The most spares the guard adds above the worker count while the workers are runnable (computing or waiting for a
+    /// CPU) and no item completes: CPU-bound work adds at most this many threads.
+    /// </summary>
+    internal const int ComputeBoundSpares = 1;
+
+    /// <summary>
+    /// Without per-thread clocks only: below this share of the pool's cores used by the whole process over a period,
+    /// workers that stayed busy through it count as blocked. Low on purpose: on a shared two-core VM, two threads
+    /// spinning without pause were credited with 1.0 to 1.9 cores over 30 ms windows.
     /// </summary>
     internal const double BlockedCpuShare = 0.25;
 
@@ -55,7 +69,8 @@ internal sealed class StarvationGuard
     private readonly Parker _parker = new();
     private readonly Thread _thread;
     private readonly string _poolName;
-    private readonly int _cores; // the CPUs the pool means to keep busy: its worker count, at most the processor count
+    private readonly EffectiveCores _cores = new();        // the guard thread's own
+    private readonly WorkerClocks? _clocks = ThreadCpuClock.IsSupported ? new() : null; // the guard thread's own
     private long[] _marks = [];  // the guard thread's own: each slot's idle count when the period began
     private volatile bool _stopping;
     private PaddedInt _parked; // 1 while the guard is parked or about to park; read by every publish
@@ -66,7 +81,6 @@ internal sealed class StarvationGuard
         _workers = workers;
         _queue = queue;
         _timeoutMs = timeoutMs;
-        _cores = Math.Min(Environment.ProcessorCount, workers.WorkerCount);
         _thread = new Thread(Run) { IsBackground = true, Name = $"{poolName} guard" };
         _thread.UnsafeStart();
     }
@@ -133,19 +147,26 @@ internal sealed class StarvationGuard
 
             long before = _workers.Mark(ref _marks);
             long start = Stopwatch.GetTimestamp();
-            TimeSpan cpuBefore = Environment.CpuUsage.TotalTime;
+            TimeSpan cpuBefore = _clocks is null ? Environment.CpuUsage.TotalTime : default;
+            _clocks?.Begin(_workers);
             WaitOnePeriod();
             if (_stopping || _queue.IsEmpty)
             {
                 continue;
             }
 
+            TimeSpan wall = Stopwatch.GetElapsedTime(start);
+            WorkerPeriod period = _clocks?.End(_workers, (long)wall.TotalNanoseconds) ?? WorkerPeriod.Unknown;
             bool itemsCompleted = _workers.Progress() != before;
-            if (!itemsCompleted || BusyOnIdleCores(start, cpuBefore))
+            bool allBusy = _workers.AllBusySince(_marks);
+            int cores = _cores.Get(Environment.TickCount64);
+            bool processIdle = !period.IsKnown && allBusy && itemsCompleted
+                && (Environment.CpuUsage.TotalTime - cpuBefore).Ticks < BlockedCpuShare * Math.Min(cores, _workers.WorkerCount) * wall.Ticks;
+            if (AddsSpare(itemsCompleted, allBusy, period, processIdle, _workers.LiveCount, _workers.WorkerCount, cores))
             {
                 if (SlimPoolEventSource.Log.IsEnabled())
                 {
-                    SlimPoolEventSource.Log.StarvationGuardFired(_poolName, itemsCompleted);
+                    SlimPoolEventSource.Log.StarvationGuardFired(_poolName, itemsCompleted, period.Blocked, period.Sampled);
                 }
 
                 _workers.TryStartSpare();
@@ -153,18 +174,32 @@ internal sealed class StarvationGuard
         }
     }
 
-    // Items wait while every worker stayed busy through the period and the process left cores idle: the workers are
-    // blocked, not computing, so another worker has a core to run on. Other threads of the process only add CPU time,
-    // which makes the test stricter, never looser.
-    private bool BusyOnIdleCores(long start, TimeSpan cpuBefore)
+    /// <summary>
+    /// The guard's decision at the end of a period in which items still wait (see the remarks above).
+    /// </summary>
+    /// <param name="itemsCompleted">Whether any item completed in the period.</param>
+    /// <param name="allBusy">Whether every live worker stayed busy through it.</param>
+    /// <param name="period">The workers' clocks (<see cref="WorkerPeriod.Unknown"/> without per-thread clocks).</param>
+    /// <param name="processIdle">Without clocks only: the process used under <see cref="BlockedCpuShare"/> of the cores.</param>
+    /// <param name="live">Worker threads alive, spares included.</param>
+    /// <param name="workerCount">The permanent workers.</param>
+    /// <param name="cores">The effective cores (<see cref="EffectiveCores"/>).</param>
+    internal static bool AddsSpare(bool itemsCompleted, bool allBusy, WorkerPeriod period, bool processIdle, int live, int workerCount, int cores)
     {
-        if (!_workers.AllBusySince(_marks))
+        if (!period.IsKnown)
         {
-            return false;
+            return !itemsCompleted || (allBusy && processIdle);
         }
 
-        TimeSpan cpu = Environment.CpuUsage.TotalTime - cpuBefore;
-        TimeSpan wall = Stopwatch.GetElapsedTime(start);
-        return cpu.Ticks < BlockedCpuShare * _cores * wall.Ticks;
+        if (!itemsCompleted)
+        {
+            // Blocked workers (at least half of those sampled, or none could be read) get a spare every timeout;
+            // runnable ones at most ComputeBoundSpares above the worker count.
+            return 2 * period.Blocked >= period.Sampled || live < workerCount + ComputeBoundSpares;
+        }
+
+        // Unsampled workers count as runnable: the rule adds nothing it cannot see.
+        int runnable = live - period.Blocked;
+        return allBusy && 2 * period.Blocked > period.Sampled && runnable < Math.Min(workerCount, cores);
     }
 }

@@ -1,13 +1,21 @@
 /*
  * Promela model of StarvationGuard (StarvationGuard.cs), its arming by SlimThreadPool.TryPublish, and workers whose
- * items may block for ever. Checked by eng/check-models.sh with Spin.
+ * items may block for ever, or (with -DCOMPUTE) compute for ever. Checked by eng/check-models.sh with Spin.
  *
  * Property (the guard's liveness, as a safety check on Spin's end states): when nothing can move any more, no item
- * is left queued, unless the spare ceiling is reached. In every such end state the workers that exist are blocked
- * in items that never return (or wait for work with the queue empty); an item still queued then would wait for
- * ever. The guard must have seen it: it watches one period at a time while the queue is not empty, and each period
- * that ends with an item waiting and no completion starts a spare, which takes an item. A period with completions
- * may start one too (every worker busy on idle cores, a reading of the clock and the CPU time the model leaves open).
+ * is left queued, unless the spare ceiling is reached, or the workers are mostly computing and the compute-bound
+ * spares are spent (the rule's deliberate limit, below). In every such end state the workers that exist are stuck in
+ * items that never return (or wait for work with the queue empty); an item still queued then would wait for ever.
+ * The guard must have seen it: it watches one period at a time while the queue is not empty, and each period that
+ * ends with an item waiting and no completion starts a spare when at least half the workers are blocked (a worker
+ * parked while items wait counts as blocked), or while fewer than COMPUTE_SPARES spares are above the worker count
+ * (StarvationGuard.AddsSpare: the workers' clocks tell blocked from runnable; the model classifies exactly). A
+ * period with completions may start one too (the second rule, which the clocks decide; the model takes either).
+ * With -DCOMPUTE an item may also compute for ever: on a CPU, never completing, never blocked. Then items can be
+ * stranded behind computing workers once COMPUTE_SPARES spares are spent (a CPU livelock: items that spin until a
+ * queued item runs); the property allows exactly that, and -DSTRICT (the property without that allowance) must fail,
+ * so the limit is real and stated. With -DBROKEN_RUNNABLE the no-progress rule ignores blocked workers (it fires only
+ * below the compute-bound allowance): items blocked for ever strand the queue, and Spin must find it.
  * With -DOLD_ARMING the producer unparks the guard only when its read of the idle state found no worker idle or
  * searching (the code before this model): a burst that lands on idle workers, which then block, leaves items
  * queued and the guard parked. Spin must find that.
@@ -23,8 +31,12 @@
  * What is abstracted: the idle protocol's own correctness is checked by the idle-wait models; here a worker with no
  * item waits until the queue is not empty (an ideal idle wait) and `idle` counts workers waiting. A period of the
  * guard is "any interleaving": the model lets every other process run between the guard's two reads of the
- * progress count, which covers a period with and without completions. Memory is sequentially consistent, as the
- * code's full fences make the accesses that matter (publish + fence / announce + re-check).
+ * progress count, which covers a period with and without completions. A period that ends in a decline (no spare)
+ * is followed by a wait until what the guard reads would make it act (end_declined): the code declines period after
+ * period alike, and the wait lets Spin see the end state where nothing would ever make it act. The workers' clocks are exact here: a worker
+ * blocked for ever reads as blocked, one computing for ever or running an item that returns as runnable (the code's
+ * classification errs towards runnable, which only adds the COMPUTE case's limit). Memory is sequentially
+ * consistent, as the code's full fences make the accesses that matter (publish + fence / announce + re-check).
  */
 
 #ifndef WORKERS
@@ -37,6 +49,9 @@
 #define PUSHES 3            /* items per producer */
 #endif
 #define MAXSPARES (PRODUCERS * PUSHES)
+#ifndef COMPUTE_SPARES
+#define COMPUTE_SPARES 1    /* StarvationGuard.ComputeBoundSpares */
+#endif
 
 byte items = 0;             /* queued, not taken */
 byte progress = 0;          /* WorkerSet.Progress(): items completed */
@@ -44,11 +59,22 @@ byte idle = 0;              /* workers waiting for work (idle or searching) */
 bool guardParked = false;   /* StarvationGuard._parked */
 bool permit = false;        /* the guard's Parker */
 byte spares = 0;
+byte blocked = 0;           /* workers blocked for ever in an item */
+byte computing = 0;         /* -DCOMPUTE: workers computing for ever in an item */
 byte transit = 0;           /* taken from the shared queue, not yet in the taker's batch */
 #ifndef DECLINES
 #define DECLINES 1          /* -DWS: how many dequeues may fail with items queued (a steal's grace) */
 #endif
 byte declines = 0;
+
+/* StarvationGuard.AddsSpare after a period without progress: at least half the live workers blocked (a parked one
+   counts as blocked), or fewer than COMPUTE_SPARES spares. Workers running an item that returns, or computing for
+   ever, are runnable. With -DBROKEN_RUNNABLE blocked workers are ignored. */
+#ifndef BROKEN_RUNNABLE
+#define NO_PROGRESS_RULE (2 * (blocked + idle) >= WORKERS + spares || spares < COMPUTE_SPARES)
+#else
+#define NO_PROGRESS_RULE (spares < COMPUTE_SPARES)
+#endif
 
 /* StarvationGuard.OnQueued: read _parked; the caller whose exchange takes it from 1 to 0 unparks the guard. */
 inline armGuard() {
@@ -95,7 +121,10 @@ loop:
 #endif
         if
         :: progress++; goto loop                /* the item returns */
-        :: true -> goto blocked                 /* the item blocks for ever, without a hint */
+        :: blocked++; goto stuck                /* the item blocks for ever, without a hint */
+#ifdef COMPUTE
+        :: computing++; goto stuck              /* the item computes for ever: runnable, never completes */
+#endif
         fi
     :: else -> skip
     fi;
@@ -103,8 +132,8 @@ loop:
 end_idle:
     atomic { items > 0 -> idle-- };             /* an ideal idle wait: woken once something is queued */
     goto loop;
-blocked:
-end_blocked:
+stuck:
+end_stuck:
     false
 }
 
@@ -146,20 +175,29 @@ end_parked:
     /* WaitOnePeriod: everything else may run meanwhile */
     before = progress;
     if
-    :: items > 0 && progress == before && spares < MAXSPARES ->
+    :: items > 0 && progress == before && spares < MAXSPARES && NO_PROGRESS_RULE ->
         atomic { spares++; run Worker() }       /* WorkerSet.TryStartSpare */
-    /* BusyOnIdleCores: after a period with progress, the clock and the CPU time decide; the model takes either. */
+    /* The second rule: after a period with progress, the clocks decide; the model takes either. */
     :: items > 0 && progress != before && spares < MAXSPARES ->
         atomic { spares++; run Worker() }
     :: items > 0 && progress != before -> skip
-    :: else -> skip
+    :: else ->
+        /* Nothing waits, or no progress and no spare (the rule said no, or the ceiling). The code watches period after
+           period and declines alike until what it reads would make it act, so the model waits for that; if it can
+           never happen, Spin reaches an end state here and the watchdog checks it. */
+end_declined:
+        (items == 0 || progress != before || (spares < MAXSPARES && NO_PROGRESS_RULE))
     fi;
     goto loop
 }
 
 active proctype Watchdog() {
 end_watch:
+#ifdef STRICT
     timeout -> assert(items == 0 || spares == MAXSPARES)
+#else
+    timeout -> assert(items == 0 || spares == MAXSPARES || (2 * blocked < WORKERS + spares && spares >= COMPUTE_SPARES))
+#endif
 }
 
 init {

@@ -32,6 +32,7 @@ internal sealed class WorkerLoop
     private readonly bool _useBackgroundThreads;
     private readonly Action<int>? _onThreadStart;
     private readonly Action<int>? _onThreadExit;
+    private readonly bool _trackThreadClock; // a guard runs and this platform has per-thread clocks
 
     public WorkerLoop(
         SlimThreadPool pool,
@@ -59,6 +60,7 @@ internal sealed class WorkerLoop
         _useBackgroundThreads = options.UseBackgroundThreads;
         _onThreadStart = options.OnThreadStart;
         _onThreadExit = options.OnThreadExit;
+        _trackThreadClock = options.StarvationTimeout != Timeout.InfiniteTimeSpan && ThreadCpuClock.IsSupported;
     }
 
     /// <summary>The SynchronizationContext every item starts under: the pool's, or null.</summary>
@@ -95,6 +97,9 @@ internal sealed class WorkerLoop
         // options ask for the built-in pool's null context.
         SynchronizationContext.SetSynchronizationContext(_synchronizationContext);
         int idleTimeout = index >= _workers.WorkerCount ? _spareIdleTimeoutMs : Timeout.Infinite;
+
+        // The starvation guard reads this thread's CPU clock by its id; written before the first SetBusy publishes it.
+        state.OsThreadId = _trackThreadClock ? ThreadCpuClock.CurrentThreadId() : 0;
         _queue.AttachWorker(index);
         _idleWait.OnWorkerStarted(index);
         bool busy = false;

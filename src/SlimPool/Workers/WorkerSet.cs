@@ -69,6 +69,17 @@ internal sealed class WorkerSet
         }
     }
 
+    /// <summary>How many slots the tables hold now (they grow; a slot's index never changes).</summary>
+    public int SlotCount => _states.Length;
+
+    /// <summary>The state of slot <paramref name="index"/> while a thread occupies it, else null (a free or unmade slot).</summary>
+    public WorkerState? Occupant(int index)
+    {
+        Thread?[] threads = _threads;
+        WorkerState?[] states = _states;
+        return index < threads.Length && index < states.Length && threads[index] is not null ? states[index] : null;
+    }
+
     /// <summary>The state of slot <paramref name="index"/>, for the worker in it.</summary>
     public WorkerState StateOf(int index) => _states[index]!;
 

@@ -4,20 +4,24 @@ namespace SlimPool.Workers;
 
 /// <summary>
 /// What other threads read about one worker slot: how many items its workers have finished (the starvation
-/// guard's measure of progress, and the metrics), whether the worker is busy (<c>WaitForIdleAsync</c>), and how often
-/// it went idle (the guard's test that every worker stayed busy through a period).
+/// guard's measure of progress, and the metrics), whether the worker is busy (<c>WaitForIdleAsync</c>), how often
+/// it went idle (the guard's test that every worker stayed busy through a period), and its thread's kernel id (the
+/// guard reads that thread's CPU clock).
 /// </summary>
 /// <remarks>
 /// Written only by the worker that occupies the slot; a spare that retires leaves it to the next spare in the same
 /// slot, which starts after the slot was freed under <see cref="WorkerSet"/>'s lock. The object never moves when the
 /// set's tables grow, so a worker's writes are never lost to a copy. Each field sits on its own cache line. The busy
 /// flag is the low bit of a count of the flag's changes (odd: busy), so the times the worker went idle are that count
-/// halved, with no field of their own.
+/// halved, with no field of their own. The thread id is written by each new occupant before its first
+/// <see cref="SetBusy"/> (whose exchange publishes it), so a reader that reads <see cref="BusyChanges"/> and then
+/// <see cref="OsThreadId"/> gets the id of the thread whose changes it saw (or a later occupant's).
 /// </remarks>
 internal sealed class WorkerState
 {
     private PaddedLong _completed;
     private PaddedLong _busyChanges; // raised and lowered in turn, from 0 (idle); odd while busy
+    private int _osThreadId;         // written once per occupant, before its first SetBusy; 0: unknown
 
     /// <summary>
     /// User items finished in this slot (those that threw and those skipped as cancelled included; see
@@ -30,6 +34,16 @@ internal sealed class WorkerState
 
     /// <summary>How many times the slot's workers found nothing to do and lowered the busy flag.</summary>
     public long Idled => Volatile.Read(ref _busyChanges.Value) >> 1;
+
+    /// <summary>How many times the busy flag changed (odd: busy); unchanged between two reads means no change between.</summary>
+    public long BusyChanges => Volatile.Read(ref _busyChanges.Value);
+
+    /// <summary>The kernel id of the slot's thread (<see cref="Diagnostics.ThreadCpuClock"/>), 0 where unknown.</summary>
+    public int OsThreadId
+    {
+        get => Volatile.Read(ref _osThreadId);
+        set => Volatile.Write(ref _osThreadId, value); // the slot's worker only, before its first SetBusy
+    }
 
     /// <summary>The slot's worker only: a user item finished (run by the worker loop, or inside a group's turn).</summary>
     public void OnItemCompleted() => Volatile.Write(ref _completed.Value, _completed.Value + 1);

@@ -4,9 +4,9 @@ using SlimPool.Tests.Infrastructure;
 namespace SlimPool.Tests.Reliability;
 
 /// <summary>
-/// When the guard adds a worker although items still complete: busy workers on idle cores get help, busy workers
-/// that compute do not. The guard reads the process's CPU time, so these tests run alone: another test's
-/// work in the same process would hide the idle cores.
+/// When the guard adds a worker although items still complete: busy workers that are blocked get help, busy workers
+/// that compute do not. The guard reads its workers' own CPU clocks (the process's CPU time where it has none), and
+/// these tests spin and time, so they run alone.
 /// </summary>
 [Collection(RunsAloneCollection.Name)]
 public sealed class StarvationGuardTests
