@@ -23,10 +23,10 @@ internal static class ComposeScopes
     /// <summary>A drain whose token is cancelled while serial groups hold a backlog: nothing starts after it returns, all on the workers.</summary>
     public static ComposeScope CancelledDrainOverGroups { get; } = new("cancelled drain of the pool over serial groups")
     {
-        MaxWorkers = 2,
+        MaxWorkers = 1,
         Bounded = false,
         Flow = [false],
-        Kinds = [ItemKind.Compute, ItemKind.Block],
+        Kinds = [ItemKind.Block],
         MaxConcurrency = 1,
         GroupShare = 4,
         Priorities = false,

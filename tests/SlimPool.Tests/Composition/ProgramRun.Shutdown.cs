@@ -3,7 +3,7 @@ namespace SlimPool.Tests.Composition;
 /// <summary>Shutdowns of the pool and its groups, the items they hand back, and waiting until everything is accounted for.</summary>
 internal sealed partial class ProgramRun
 {
-    private static readonly TimeSpan s_quiet = TimeSpan.FromMilliseconds(20);
+    private static readonly TimeSpan s_quiet = TimeSpan.FromMilliseconds(5);
     private static readonly TimeSpan s_giveUpWhenQuietFor = TimeSpan.FromSeconds(3);
 
     /// <summary>Makes the shutdown call on this thread and waits for it (bounded); records when it returned and what it gave back.</summary>
