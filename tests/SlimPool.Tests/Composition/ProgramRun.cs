@@ -13,8 +13,8 @@ internal sealed partial class ProgramRun
     /// <summary>Each producer sets it to its name; items record what they see.</summary>
     public static readonly AsyncLocal<string?> Local = new();
 
-    /// <summary>How long a script, a shutdown call or the settling may take before the run counts it as hung.</summary>
-    public static readonly TimeSpan HangLimit = TimeSpan.FromSeconds(30);
+    /// <summary>How long a script, a shutdown call or the settling may take before the run counts it as hung (programs take milliseconds).</summary>
+    public static readonly TimeSpan HangLimit = TimeSpan.FromSeconds(10);
 
     private static int s_poolNumber;
 
