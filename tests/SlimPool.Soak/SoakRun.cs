@@ -11,6 +11,7 @@ internal sealed class SoakRun(TimeSpan duration, int seed)
     private readonly Random _random = new(seed);
     private readonly List<(double Seconds, long Memory, int Threads)> _samples = [];
     private BlockingTrials? _blockingTrials;
+    private readonly CompositionTrials _compositionTrials = new();
 
     public bool Run(TextWriter log)
     {
@@ -74,6 +75,11 @@ internal sealed class SoakRun(TimeSpan duration, int seed)
                     return false;
                 }
 
+                if (rounds % 4 == 2 && !_compositionTrials.RunOne(log))
+                {
+                    return false;
+                }
+
                 if (rounds % 20 == 0)
                 {
                     Sample(clock);
@@ -91,6 +97,7 @@ internal sealed class SoakRun(TimeSpan duration, int seed)
         log.WriteLine($"rounds {rounds:N0}, items {items:N0} (exactly once each), faults thrown {faults:N0}, reported {faultsSeen.Count:N0}");
         log.WriteLine($"shutdowns racing a round: {string.Join(", ", _shutdowns.Select(s => $"{s.Key} {s.Value}"))}; items handed back by abandons and run here: {_handedBack:N0}");
         _blockingTrials.Report(log);
+        _compositionTrials.Report(log);
         if (faultsSeen.Count != faults)
         {
             log.WriteLine("every thrown exception must be reported exactly once");

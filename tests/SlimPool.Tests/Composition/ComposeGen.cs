@@ -1,0 +1,110 @@
+using CsCheck;
+
+namespace SlimPool.Tests.Composition;
+
+/// <summary>
+/// CsCheck generators of <see cref="ComposeProgram"/>s within a <see cref="ComposeScope"/>. Values are drawn
+/// independently and made consistent afterwards (an item for a group that does not exist goes to the pool), so
+/// CsCheck's shrinking can shorten scripts, drop groups and lower every number on its own.
+/// </summary>
+internal static class ComposeGen
+{
+    private static readonly int[] s_bounds = [2, 4, 16];
+    private static readonly int[] s_quanta = [1, 2, 4, 32];
+    private static readonly WorkItemPriority[] s_priorities = [WorkItemPriority.Normal, WorkItemPriority.High, WorkItemPriority.Low];
+
+    public static Gen<ComposeProgram> Program(ComposeScope scope) =>
+        Gen.Select(
+            Pool(scope),
+            Group(scope).Array[0, scope.MaxGroups],
+            Script(scope).Array[1, scope.MaxProducers],
+            Gen.Int[0, 20],
+            Shutdown(scope),
+            Gen.Int[0, 3],
+            (pool, groups, producers, delay, shutdown, controller) => Normalize(
+                new ComposeProgram(pool, groups, producers, delay, scope.ControllerShutdown && controller > 0 ? shutdown : null)));
+
+    private static Gen<PoolSpec> Pool(ComposeScope scope) =>
+        Gen.Select(
+            Gen.OneOf(scope.Queues),
+            Gen.OneOf(scope.IdleWaits),
+            Gen.Int[scope.MinWorkers, scope.MaxWorkers],
+            Gen.Int[0, 5],
+            Gen.OneOf(scope.Flow),
+            (queue, idleWait, workers, bound, flow) =>
+                new PoolSpec(queue, idleWait, workers, scope.Bounded && bound >= 3 ? s_bounds[bound - 3] : null, flow));
+
+    private static Gen<GroupSpec> Group(ComposeScope scope) =>
+        Gen.Select(Gen.Int[1, scope.MaxConcurrency], Gen.OneOf(s_quanta), (limit, quantum) => new GroupSpec(limit, quantum));
+
+    private static Gen<ScriptOp[]> Script(ComposeScope scope)
+    {
+        Gen<ScriptOp> item = Item(scope).Select(ScriptOp.Queue);
+        Gen<ScriptOp> pause = Gen.Int[0, 3].Select(ScriptOp.Pause);
+        Gen<ScriptOp> op = scope.ProducerShutdowns
+            ? Gen.Frequency((12, item), (2, pause), (1, Shutdown(scope).Select(ScriptOp.ShutDown)))
+            : Gen.Frequency((12, item), (2, pause));
+        return op.Array[1, scope.MaxOps];
+    }
+
+    private static Gen<ItemSpec> Item(ComposeScope scope) =>
+        Gen.Select(
+            Gen.Int[0, 3],
+            Gen.Int[0, 2],
+            Gen.OneOf(scope.Kinds),
+            Gen.Int[0, 2],
+            Gen.Enum<QueueShape>(),
+            Gen.Int[0, 5],
+            Gen.Int[1, 5],
+            Gen.Int[0, 19],
+            (toGroup, group, kind, priority, shape, suppress, amount, longChain) =>
+            {
+                int amountOfKind = kind switch
+                {
+                    ItemKind.Compute or ItemKind.Cancelled => amount * 10,
+                    ItemKind.Chain => scope.LongChains && longChain == 19 ? amount * 4_000 : 2 + (amount * 8),
+                    ItemKind.Async => 1 + (amount % 3),
+                    _ => amount,
+                };
+                return new ItemSpec(
+                    toGroup < scope.GroupShare ? group : -1,
+                    kind,
+                    scope.Priorities ? s_priorities[priority] : WorkItemPriority.Normal,
+                    shape,
+                    scope.SuppressFlow && suppress == 5,
+                    amountOfKind);
+            });
+
+    private static Gen<ShutdownSpec> Shutdown(ComposeScope scope) =>
+        Gen.Select(
+            Gen.Int[0, 5],
+            Gen.OneOf(scope.ShutdownKinds),
+            Gen.Int[1, 10],
+            Gen.OneOf(scope.ShutdownFroms),
+            (target, kind, cancelAfter, from) => new ShutdownSpec(scope.GroupShutdowns && target >= 3 ? target - 3 : -1, kind, cancelAfter, from));
+
+    /// <summary>Makes a program consistent: targets that exist, priorities only on the pool's plain items, chains only on the pool.</summary>
+    private static ComposeProgram Normalize(ComposeProgram program)
+    {
+        int groups = program.Groups.Length;
+        ItemSpec FixItem(ItemSpec item)
+        {
+            int group = item.Group < groups ? item.Group : -1;
+            ItemKind kind = item.Kind == ItemKind.Chain && group >= 0 ? ItemKind.Compute : item.Kind;
+            bool prioritised = group < 0 && kind is not (ItemKind.Cancelled or ItemKind.Async);
+            return item with { Group = group, Kind = kind, Priority = prioritised ? item.Priority : WorkItemPriority.Normal };
+        }
+
+        ShutdownSpec FixShutdown(ShutdownSpec shutdown) => shutdown.Target < groups ? shutdown : shutdown with { Target = -1 };
+
+        ScriptOp[][] producers = [.. program.Producers.Select(script => script.Select(op =>
+            op.Item is { } item ? ScriptOp.Queue(FixItem(item))
+            : op.Shutdown is { } shutdown ? ScriptOp.ShutDown(FixShutdown(shutdown))
+            : op).ToArray())];
+        return program with
+        {
+            Producers = producers,
+            ControllerShutdown = program.ControllerShutdown is { } controller ? FixShutdown(controller) : null,
+        };
+    }
+}

@@ -1,0 +1,87 @@
+namespace SlimPool.Tests.Composition;
+
+/// <summary>Scopes aimed at one meeting of features each, checking only the promise at stake there.</summary>
+internal static class ComposeScopes
+{
+    /// <summary>Work stealing with chains that requeue themselves: items from outside start in order and are never buried.</summary>
+    public static ComposeScope WorkStealingChains { get; } = new("work stealing, self-requeuing chains, one producer")
+    {
+        Queues = [WorkQueueKind.WorkStealing],
+        MaxWorkers = 1,
+        Bounded = false,
+        Kinds = [ItemKind.Compute, ItemKind.Chain],
+        MaxGroups = 0,
+        Priorities = false,
+        SuppressFlow = false,
+        MaxProducers = 1,
+        MaxOps = 40,
+        ProducerShutdowns = false,
+        ControllerShutdown = false,
+        Checks = [Promise.PoolOrder, Promise.StartBound, Promise.ExactlyOnce],
+    };
+
+    /// <summary>A drain whose token is cancelled while serial groups hold a backlog: nothing starts after it returns, all on the workers.</summary>
+    public static ComposeScope CancelledDrainOverGroups { get; } = new("cancelled drain of the pool over serial groups")
+    {
+        MaxWorkers = 1,
+        Bounded = false,
+        Flow = [false],
+        Kinds = [ItemKind.Block],
+        MaxConcurrency = 1,
+        GroupShare = 4,
+        Priorities = false,
+        SuppressFlow = false,
+        MaxProducers = 1,
+        MaxOps = 30,
+        ShutdownKinds = [ShutdownKind.CancelledDrain],
+        ProducerShutdowns = false,
+        GroupShutdowns = false,
+        ShutdownFroms = [ShutdownFrom.Controller],
+        Checks = [Promise.NothingAfterShutdown, Promise.OnPoolWorkers, Promise.ExactlyOnce],
+    };
+
+    /// <summary>Async items in groups while the group or the pool drains: continuations stay in the group, on the workers, under its limit.</summary>
+    public static ComposeScope AsyncGroupsDraining { get; } = new("async items in groups during a drain")
+    {
+        MaxWorkers = 2,
+        Bounded = false,
+        Flow = [false],
+        Kinds = [ItemKind.Compute, ItemKind.Async],
+        GroupShare = 4,
+        Priorities = false,
+        SuppressFlow = false,
+        MaxProducers = 1,
+        MaxOps = 30,
+        ShutdownKinds = [ShutdownKind.Drain, ShutdownKind.Dispose],
+        ProducerShutdowns = false,
+        ShutdownFroms = [ShutdownFrom.Controller],
+        Checks = [Promise.OnPoolWorkers, Promise.SerialNoOverlap, Promise.GroupLimit, Promise.NothingAfterShutdown],
+    };
+
+    /// <summary>Context flow with two producers sharing groups, some under SuppressFlow: each item sees its own producer's value or none.</summary>
+    public static ComposeScope FlowAcrossProducers { get; } = new("FlowExecutionContext with two producers sharing groups")
+    {
+        MaxWorkers = 2,
+        Bounded = false,
+        Flow = [true, false],
+        Kinds = [ItemKind.Compute, ItemKind.Block],
+        GroupShare = 3,
+        Priorities = false,
+        MaxProducers = 2,
+        ProducerShutdowns = false,
+        ControllerShutdown = false,
+        Checks = [Promise.OwnContext],
+    };
+
+    /// <summary>Priorities (and groups) with nothing racing a shutdown: the pool's counts equal the ledger's.</summary>
+    public static ComposeScope PriorityCounts { get; } = new("priorities and the pool's counts")
+    {
+        Bounded = false,
+        Kinds = [ItemKind.Compute, ItemKind.Block, ItemKind.Throw, ItemKind.Cancelled],
+        MaxGroups = 0,
+        MaxProducers = 1,
+        ProducerShutdowns = false,
+        ControllerShutdown = false,
+        Checks = [Promise.Counts],
+    };
+}

@@ -1,0 +1,71 @@
+namespace SlimPool.Tests.Composition;
+
+/// <summary>
+/// The pool's and its groups' counters against the ledger, read after the final drain. The count the pool should
+/// report, decided here: <c>CompletedWorkItemCount</c> counts each user item the pool finished once, wherever it ran
+/// (a worker, or the thread that finished a shutdown): every plain item and chain step, every task of its schedulers
+/// and every continuation posted to its SynchronizationContexts, its groups' items included, those that threw and
+/// those skipped as cancelled too; never an item a shutdown handed back, and never the pool's own machinery (a
+/// priority's ticket, a group's turn). So 1,000 High items report 1,000. A group's count is the same for its items.
+/// </summary>
+internal static class CountChecks
+{
+    public static IEnumerable<Violation> CountsEqualTheLedger(ProgramRun run)
+    {
+        if (run.Counts is not { } counts)
+        {
+            yield break; // the run hung; NoCallHangs says so
+        }
+
+        var accepted = run.Accepted.ToList();
+        long Cancelled(int? group) => accepted.Count(i => i.Spec.Kind == ItemKind.Cancelled && i.HandBacks == 0 && (group is null ? i.Group < 0 : i.Group == group));
+
+        long expectedCancelled = Cancelled(null);
+        if (counts.Cancelled != expectedCancelled)
+        {
+            yield return new Violation(Promise.Counts, $"pool.CancelledWorkItemCount = {counts.Cancelled}; the ledger counts {expectedCancelled} pool items skipped as cancelled");
+        }
+
+        long threw = run.Ledger.Items.Where(i => i.Spec.Kind == ItemKind.Throw).Sum(i => (long)i.Steps[0].PoolRuns);
+        if (counts.Exceptions != threw)
+        {
+            yield return new Violation(Promise.Counts, $"pool.UnhandledExceptionCount = {counts.Exceptions}; the ledger counts {threw} items that threw on the pool");
+        }
+
+        // A step run on a built-in thread may be the shutdown finishing a drain there (counted by the pool) or a
+        // continuation the pool refused (not the pool's): the completed counts cannot be told then.
+        bool undecidable = run.HarnessRunsOffWorkers > 0 || run.StepsRun.Any(s => !s.Step.ByTest && !run.IsWorker(s.Step.ThreadName) && !run.OnProgramThread(s.Step));
+        if (undecidable)
+        {
+            yield break;
+        }
+
+        long poolSteps = run.Ledger.Items.Sum(i => i.Steps.Sum(s => (long)s.PoolRuns));
+        long expected = poolSteps + expectedCancelled + accepted.Count(i => i.Spec.Kind == ItemKind.Cancelled && i.Group >= 0 && i.HandBacks == 0) + run.HarnessRuns;
+        if (counts.Completed != expected)
+        {
+            int high = accepted.Count(i => i.Spec.Priority == WorkItemPriority.High && i.Group < 0);
+            int low = accepted.Count(i => i.Spec.Priority == WorkItemPriority.Low && i.Group < 0);
+            yield return new Violation(Promise.Counts,
+                $"pool.CompletedWorkItemCount = {counts.Completed}; the ledger counts {expected} items the pool finished " +
+                $"({poolSteps} steps run, {expected - poolSteps - run.HarnessRuns} skipped as cancelled, {run.HarnessRuns} of the harness; " +
+                $"among them {high} High and {low} Low pool items and {accepted.Count(i => i.Group >= 0)} group items)");
+        }
+
+        for (int g = 0; g < run.Groups.Length; g++)
+        {
+            int group = g;
+            long groupSteps = run.Ledger.Items.Where(i => i.Group == group).Sum(i => i.Steps.Sum(s => (long)s.PoolRuns));
+            long groupCancelled = Cancelled(group);
+            if (counts.GroupCompleted[g] != groupSteps + groupCancelled)
+            {
+                yield return new Violation(Promise.Counts, $"g{g}.CompletedWorkItemCount = {counts.GroupCompleted[g]}; the ledger counts {groupSteps + groupCancelled} ({groupSteps} steps run, {groupCancelled} skipped as cancelled)");
+            }
+
+            if (counts.GroupCancelled[g] != groupCancelled)
+            {
+                yield return new Violation(Promise.Counts, $"g{g}.CancelledWorkItemCount = {counts.GroupCancelled[g]}; the ledger counts {groupCancelled}");
+            }
+        }
+    }
+}

@@ -1,0 +1,26 @@
+namespace SlimPool.Tests.Composition;
+
+/// <summary>What a generated item does. Ordered simplest first: CsCheck shrinks towards the lower values.</summary>
+internal enum ItemKind
+{
+    /// <summary>Spins for <see cref="ItemSpec.Amount"/> microseconds.</summary>
+    Compute,
+
+    /// <summary>Sleeps <see cref="ItemSpec.Amount"/> ms without telling the pool (the starvation guard's case).</summary>
+    Block,
+
+    /// <summary>Sleeps <see cref="ItemSpec.Amount"/> ms inside <see cref="SlimThreadPool.RunBlocking(Action)"/>.</summary>
+    BlockHinted,
+
+    /// <summary>Throws: the pool must report the exception once and live on.</summary>
+    Throw,
+
+    /// <summary>Queued with a token cancelled before queueing: never runs, counted as cancelled.</summary>
+    Cancelled,
+
+    /// <summary>A chain of <see cref="ItemSpec.Amount"/> steps, each queued by the one before from inside the pool (preferLocal).</summary>
+    Chain,
+
+    /// <summary>An async item (<c>pool.Run</c>, or a task on a group's scheduler) that awaits <c>Task.Yield()</c> <see cref="ItemSpec.Amount"/> times.</summary>
+    Async,
+}

@@ -1,0 +1,211 @@
+using System.Diagnostics;
+
+namespace SlimPool.Tests.Composition;
+
+/// <summary>
+/// One item of a program as the ledger sees it, and the item itself: it is the state (or the <see cref="IWorkItem"/>)
+/// queued, so a handed-back <see cref="AbandonedWorkItem"/> names it, and its body records each step it runs.
+/// A chain's steps are items of their own (<see cref="Parent"/> is the step that queued this one).
+/// </summary>
+internal sealed class ItemRecord : IWorkItem
+{
+    /// <summary>The callback of every plain item: the state is the record.</summary>
+    public static readonly Action<object?> RunState = static state => ((ItemRecord)state!).RunSync();
+
+    /// <summary>The callback of a chain's later steps, queued with <c>Queue&lt;TState&gt;(..., preferLocal: true)</c>.</summary>
+    public static readonly Action<ItemRecord> RunChainStep = static record => record.RunSync();
+
+    /// <summary>Starts an async item on a group's scheduler: the task's AsyncState is the record.</summary>
+    public static readonly Func<object?, Task> StartAsync = static state => ((ItemRecord)state!).RunAsync();
+
+    [ThreadStatic]
+    private static bool t_byTest;
+
+    private readonly ProgramRun _run;
+    private int _handBacks;
+
+    public ItemRecord(ProgramRun run, ItemSpec spec, string label, string producer, int order, ItemRecord? parent, string? expectedLocal)
+    {
+        _run = run;
+        Spec = spec;
+        Label = label;
+        Producer = producer;
+        Order = order;
+        Parent = parent;
+        ChainIndex = parent is null ? 0 : parent.ChainIndex + 1;
+        ExpectedLocal = expectedLocal;
+        Steps = new StepRecord[spec.StepCount];
+        for (int i = 0; i < Steps.Length; i++)
+        {
+            Steps[i] = new StepRecord();
+        }
+    }
+
+    public ItemSpec Spec { get; }
+
+    public string Label { get; }
+
+    /// <summary>The producer whose script queued it (a chain's later steps inherit the head's).</summary>
+    public string Producer { get; }
+
+    /// <summary>Its place among its producer's items queued from outside the pool; −1 for a chain's later steps.</summary>
+    public int Order { get; }
+
+    public ItemRecord? Parent { get; }
+
+    public int ChainIndex { get; }
+
+    /// <summary>The <see cref="ProgramRun.Local"/> value every step of it must see (see the AsyncLocal check).</summary>
+    public string? ExpectedLocal { get; }
+
+    public StepRecord[] Steps { get; }
+
+    public int Group => Spec.Group;
+
+    public bool IsAsync => Spec.Kind == ItemKind.Async;
+
+    public AcceptState State { get; set; }
+
+    public long CallStartSeq { get; set; }
+
+    public long CallEndSeq { get; set; }
+
+    /// <summary>The ledger's clock when the queue call returned.</summary>
+    public TimeSpan AcceptedAt { get; set; }
+
+    /// <summary>How many times a shutdown handed it back.</summary>
+    public int HandBacks => Volatile.Read(ref _handBacks);
+
+    /// <summary>Set when an async item could not go on (see <see cref="RunAsync"/>): why.</summary>
+    public string? StoppedBecause { get; private set; }
+
+    /// <summary>Whether every step ran (at least once).</summary>
+    public bool IsComplete => Steps[^1].Runs > 0;
+
+    /// <summary>Whether any step ran.</summary>
+    public bool Started => Steps[0].Runs > 0;
+
+    public string StepName(int step) => Steps.Length == 1 ? Label : $"{Label} step {step}";
+
+    /// <summary>Runs a handed-back item on this thread, as the test's own run (exceptions are the item's own).</summary>
+    public static void RunHandedBack(AbandonedWorkItem item)
+    {
+        t_byTest = true;
+        try
+        {
+            item.Run();
+        }
+        catch (ComposeItemException)
+        {
+            // A Throw item: its exception is the caller's now, as AbandonedWorkItem.Run says.
+        }
+        finally
+        {
+            t_byTest = false;
+        }
+    }
+
+    public void OnHandedBack() => Interlocked.Increment(ref _handBacks);
+
+    void IWorkItem.Execute() => RunSync();
+
+    public void RunSync()
+    {
+        StepRecord step = Enter(0);
+        try
+        {
+            switch (Spec.Kind)
+            {
+                case ItemKind.Block:
+                    Thread.Sleep(Spec.Amount);
+                    break;
+                case ItemKind.BlockHinted:
+                    _run.Pool.RunBlocking(() => Thread.Sleep(Spec.Amount));
+                    break;
+                case ItemKind.Throw:
+                    throw new ComposeItemException(Label);
+                case ItemKind.Chain:
+                    Spin(2);
+                    if (ChainIndex + 1 < Spec.Amount)
+                    {
+                        _run.QueueChainStep(this);
+                    }
+
+                    break;
+                default:
+                    Spin(Spec.Amount);
+                    break;
+            }
+        }
+        finally
+        {
+            Exit(0, step);
+        }
+    }
+
+    /// <summary>
+    /// The async item: a step, then <c>await Task.Yield()</c>, <see cref="ItemSpec.Amount"/> times, then a last step. On a
+    /// pool worker the await posts to the pool's (or the group's) SynchronizationContext. Off the workers (an item the
+    /// shutdown ran on its own thread) there is none, and the await would go to the pool's TaskScheduler, which throws
+    /// once the pool is shut down; thrown from an await, that reaches Task.ThrowAsync and ends the process. So there the
+    /// item first tries the scheduler with a probe task, and stops (recording why) if the scheduler refuses it.
+    /// </summary>
+    public async Task RunAsync()
+    {
+        for (int i = 0; ; i++)
+        {
+            StepRecord step = Enter(i);
+            Spin(3);
+            Exit(i, step);
+            if (i == Spec.Amount)
+            {
+                return;
+            }
+
+            if (SynchronizationContext.Current is null && TaskScheduler.Current != TaskScheduler.Default && !_run.ProbeScheduler(TaskScheduler.Current))
+            {
+                StoppedBecause = $"{StepName(i)} ran on '{Thread.CurrentThread.Name ?? "an unnamed thread"}' with no SynchronizationContext under the " +
+                    "pool's TaskScheduler, which refuses tasks now: its `await Task.Yield()` would throw into Task.ThrowAsync and end the process";
+                return;
+            }
+
+            step.AwaitSeq = _run.Ledger.Next();
+            await Task.Yield();
+        }
+    }
+
+    private static void Spin(int microseconds)
+    {
+        long until = Stopwatch.GetTimestamp() + (microseconds * Stopwatch.Frequency / 1_000_000);
+        while (Stopwatch.GetTimestamp() < until)
+        {
+            Thread.SpinWait(8);
+        }
+    }
+
+    private StepRecord Enter(int index)
+    {
+        StepRecord step = Steps[index];
+        bool byTest = t_byTest;
+        _ = step.Start(_run.Ledger.Next(), _run.Ledger.Elapsed, byTest, ProgramRun.Local.Value);
+
+        if (Group >= 0 && !byTest)
+        {
+            _run.GroupTrackers[Group].Enter(StepName(index));
+        }
+
+        _run.Ledger.Touch();
+        return step;
+    }
+
+    private void Exit(int index, StepRecord step)
+    {
+        if (Group >= 0 && !t_byTest)
+        {
+            _run.GroupTrackers[Group].Exit(StepName(index));
+        }
+
+        step.EndSeq = _run.Ledger.Next();
+        _run.Ledger.Touch();
+    }
+}

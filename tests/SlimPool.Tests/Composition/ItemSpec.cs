@@ -1,0 +1,63 @@
+using System.Globalization;
+
+namespace SlimPool.Tests.Composition;
+
+/// <summary>
+/// One generated item: where it goes (<see cref="Group"/> −1 for the pool, else a group's index), what it does, how it
+/// is queued. <see cref="Amount"/> is µs for <see cref="ItemKind.Compute"/>, ms for the blocking kinds, steps for a
+/// chain and awaits for an async item.
+/// </summary>
+internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Priority, QueueShape Shape, bool SuppressFlow, int Amount)
+{
+    public bool IsTry => Shape is QueueShape.TryQueue or QueueShape.TryQueueWorkItem;
+
+    public bool IsWorkItem => Shape is QueueShape.QueueWorkItem or QueueShape.TryQueueWorkItem;
+
+    /// <summary>Steps the item runs: an async item one more than its awaits, a chain step (each an item of its own) one.</summary>
+    public int StepCount => Kind == ItemKind.Async ? Amount + 1 : 1;
+
+    /// <summary>Whether the item runs as a task (its own ExecutionContext, as every task has).</summary>
+    public bool IsTask => Kind == ItemKind.Async;
+
+    /// <summary>The line of C# that queues it; <paramref name="label"/> names the item in the checks' messages.</summary>
+    public string ToCSharp(string label)
+    {
+        string target = Group < 0 ? "pool" : $"g{Group}";
+        string call = Kind switch
+        {
+            ItemKind.Async when Group < 0 =>
+                $"pool.Run(() => AsyncSteps(Item(\"{label}\"), awaits: {Amount}));",
+            ItemKind.Async =>
+                $"Task.Factory.StartNew(s => AsyncSteps((Item)s!, awaits: {Amount}), Item(\"{label}\"), default, TaskCreationOptions.DenyChildAttach, {target}.TaskScheduler).Unwrap();",
+            _ => PlainCall(target, label),
+        };
+
+        return SuppressFlow ? $"using (ExecutionContext.SuppressFlow()) {{ {call} }}" : call;
+    }
+
+    public override string ToString() => ToCSharp("item");
+
+    private string PlainCall(string target, string label)
+    {
+        string method = IsTry ? "TryQueue" : "Queue";
+        string body = Kind switch
+        {
+            ItemKind.Compute => $"Compute, Item(\"{label}\", us: {Amount})",
+            ItemKind.Block => $"Block, Item(\"{label}\", ms: {Amount})",
+            ItemKind.BlockHinted => $"BlockInRunBlocking, Item(\"{label}\", ms: {Amount})",
+            ItemKind.Throw => $"Throw, Item(\"{label}\")",
+            ItemKind.Cancelled => $"Compute, Item(\"{label}\", us: {Amount})",
+            _ => $"Chain, Item(\"{label}\", steps: {Amount}, next: pool.{method}<Item>(Chain, next, preferLocal: true))",
+        };
+
+        if (IsWorkItem)
+        {
+            body = $"new WorkItem({body})";
+        }
+
+        string extra = Kind == ItemKind.Cancelled
+            ? ", cancelledToken"
+            : Priority != WorkItemPriority.Normal ? $", WorkItemPriority.{Priority}" : string.Empty;
+        return string.Create(CultureInfo.InvariantCulture, $"{target}.{method}({body}{extra});");
+    }
+}

@@ -1,0 +1,35 @@
+namespace SlimPool.Tests.Composition;
+
+/// <summary>Facts the checks derive from a finished run.</summary>
+internal sealed partial class ProgramRun
+{
+    public IEnumerable<ItemRecord> Accepted => Ledger.Items.Where(item => item.State == AcceptState.Accepted);
+
+    /// <summary>When the first shutdown call of the pool began (the test's final drain at the latest).</summary>
+    public long PoolShutdownBegan => Ledger.Shutdowns.Where(r => r.IsPool && r.CallStartSeq > 0).Select(r => r.CallStartSeq).DefaultIfEmpty(long.MaxValue).Min();
+
+    /// <summary>
+    /// Whether the item's queue call had not returned when the pool's shutdown began: it raced the shutdown flag, so the
+    /// shutdown may run it on the thread that finishes the drain, or its producer may run it itself after the last look.
+    /// </summary>
+    public bool Raced(ItemRecord item) => item.CallEndSeq > PoolShutdownBegan;
+
+    /// <summary>When an abandon of the pool, or of <paramref name="group"/>, began (a cancelled drain's cancellation); MaxValue if none did.</summary>
+    public long AbandonBegan(int group) => Ledger.Shutdowns
+        .Where(r => r.IsPool || r.Spec.Target == group)
+        .Select(r => r.AbandonSeq ?? long.MaxValue)
+        .DefaultIfEmpty(long.MaxValue)
+        .Min();
+
+    /// <summary>Whether a step ran on a thread of the program itself (a producer, the controller, the test's thread).</summary>
+    public bool OnProgramThread(StepRecord step) =>
+        step.ThreadId == TestThreadId || (step.ThreadName?.StartsWith("compose ", StringComparison.Ordinal) ?? false);
+
+    /// <summary>Every step that ran, first runs only, with its item.</summary>
+    public IEnumerable<(ItemRecord Item, int Index, StepRecord Step)> StepsRun => Ledger.Items
+        .SelectMany(item => item.Steps.Select((step, index) => (item, index, step)))
+        .Where(s => s.step.Runs > 0);
+
+    public static string Where(StepRecord step) =>
+        $"'{step.ThreadName ?? $"unnamed thread {step.ThreadId}"}'{(step.OnThreadPool ? " (a built-in thread-pool thread)" : string.Empty)}";
+}

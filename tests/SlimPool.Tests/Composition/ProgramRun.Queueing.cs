@@ -1,0 +1,139 @@
+namespace SlimPool.Tests.Composition;
+
+/// <summary>Queueing a program's items through the public API, each overload as the item's spec says.</summary>
+internal sealed partial class ProgramRun
+{
+    private static readonly CancellationToken s_cancelled = new(canceled: true);
+
+    private void QueueFromProducer(ItemSpec spec, string label, string producer, int order)
+    {
+        // A task carries its producer's ExecutionContext whatever the pool's option (Task semantics); a plain item only
+        // when the pool flows contexts; neither under SuppressFlow.
+        string? expected = spec.SuppressFlow ? null : spec.IsTask || Program.Pool.FlowExecutionContext ? producer : null;
+        var record = new ItemRecord(this, spec, label, producer, order, parent: null, expected);
+        if (spec.SuppressFlow)
+        {
+            using (ExecutionContext.SuppressFlow())
+            {
+                Accept(record, Submit);
+            }
+        }
+        else
+        {
+            Accept(record, Submit);
+        }
+    }
+
+    /// <summary>Queues the next step of a chain from inside the pool (the step running now is <paramref name="parent"/>).</summary>
+    internal void QueueChainStep(ItemRecord parent)
+    {
+        var next = new ItemRecord(
+            this,
+            parent.Spec,
+            $"{parent.Label.Split('/')[0]}/{parent.ChainIndex + 1}",
+            parent.Producer,
+            order: -1,
+            parent,
+            Program.Pool.FlowExecutionContext ? parent.ExpectedLocal : null);
+        Accept(next, record =>
+        {
+            if (record.Spec.IsTry)
+            {
+                return Pool.TryQueue(ItemRecord.RunChainStep, record, preferLocal: true);
+            }
+
+            Pool.Queue(ItemRecord.RunChainStep, record, preferLocal: true);
+            return true;
+        });
+    }
+
+    /// <summary>
+    /// Whether <paramref name="scheduler"/> takes a task now: a probe (an item of the harness's own, counted when it
+    /// runs) stands in for the continuation an await would queue there.
+    /// </summary>
+    internal bool ProbeScheduler(TaskScheduler scheduler)
+    {
+        var probe = new Task(static run => ((ProgramRun)run!).OnHarnessRun(), this);
+        try
+        {
+            probe.Start(scheduler);
+            return true;
+        }
+        catch (TaskSchedulerException)
+        {
+            return false;
+        }
+    }
+
+    private void Accept(ItemRecord record, Func<ItemRecord, bool> submit)
+    {
+        Ledger.Items.Enqueue(record);
+        record.CallStartSeq = Ledger.Next();
+        bool accepted;
+        try
+        {
+            accepted = submit(record);
+        }
+        catch (ObjectDisposedException)
+        {
+            accepted = false;
+        }
+        catch (TaskSchedulerException exception) when (exception.InnerException is ObjectDisposedException)
+        {
+            accepted = false; // a task the pool's or group's scheduler refused
+        }
+
+        record.CallEndSeq = Ledger.Next();
+        record.AcceptedAt = Ledger.Elapsed;
+        record.State = accepted ? AcceptState.Accepted : AcceptState.Refused;
+    }
+
+    private bool Submit(ItemRecord record)
+    {
+        ItemSpec spec = record.Spec;
+        if (spec.Kind == ItemKind.Async)
+        {
+            _ = spec.Group < 0
+                ? Pool.Run(record.RunAsync)
+                : Task.Factory.StartNew(ItemRecord.StartAsync, record, CancellationToken.None, TaskCreationOptions.DenyChildAttach, Groups[spec.Group].TaskScheduler).Unwrap();
+            return true;
+        }
+
+        IThreadPool target = spec.Group < 0 ? Pool : Groups[spec.Group];
+        if (spec.Kind == ItemKind.Cancelled)
+        {
+            return spec.Shape switch
+            {
+                QueueShape.Queue => Queued(() => target.Queue(ItemRecord.RunState, record, s_cancelled)),
+                QueueShape.TryQueue => target.TryQueue(ItemRecord.RunState, record, s_cancelled),
+                QueueShape.QueueWorkItem => Queued(() => target.Queue(record, s_cancelled)),
+                _ => target.TryQueue(record, s_cancelled),
+            };
+        }
+
+        if (spec.Group < 0 && spec.Priority != WorkItemPriority.Normal)
+        {
+            return spec.Shape switch
+            {
+                QueueShape.Queue => Queued(() => Pool.Queue(ItemRecord.RunState, record, spec.Priority)),
+                QueueShape.TryQueue => Pool.TryQueue(ItemRecord.RunState, record, spec.Priority),
+                QueueShape.QueueWorkItem => Queued(() => Pool.Queue(record, spec.Priority)),
+                _ => Pool.TryQueue(record, spec.Priority),
+            };
+        }
+
+        return spec.Shape switch
+        {
+            QueueShape.Queue => Queued(() => target.Queue(ItemRecord.RunState, record)),
+            QueueShape.TryQueue => target.TryQueue(ItemRecord.RunState, record),
+            QueueShape.QueueWorkItem => Queued(() => target.Queue(record)),
+            _ => target.TryQueue(record),
+        };
+    }
+
+    private static bool Queued(Action queue)
+    {
+        queue();
+        return true;
+    }
+}

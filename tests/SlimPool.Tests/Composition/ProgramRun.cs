@@ -1,0 +1,221 @@
+using System.Collections.Concurrent;
+
+namespace SlimPool.Tests.Composition;
+
+/// <summary>
+/// Runs one <see cref="ComposeProgram"/> against a real pool: its producers and controller on threads of their own, all
+/// started at once; then, once the pool is idle, the test's own drain, the running of every item handed back, and a wait until every accepted
+/// item is accounted for. What happened stays in <see cref="Ledger"/> for the checks (<see cref="PromiseChecks"/>).
+/// Every wait is bounded: a hung call or a lost item ends the run with what the ledger saw.
+/// </summary>
+internal sealed partial class ProgramRun
+{
+    /// <summary>Each producer sets it to its name; items record what they see.</summary>
+    public static readonly AsyncLocal<string?> Local = new();
+
+    /// <summary>How long a script, a shutdown call or the settling may take before the run counts it as hung (programs take milliseconds).</summary>
+    public static readonly TimeSpan HangLimit = TimeSpan.FromSeconds(10);
+
+    private static int s_poolNumber;
+
+    private readonly ConcurrentQueue<string> _unidentified = new();
+    private int _harnessRuns;
+    private int _harnessRunsOffWorkers;
+
+    private ProgramRun(ComposeProgram program)
+    {
+        Program = program;
+        PoolName = $"compose-{Interlocked.Increment(ref s_poolNumber)}";
+        Pool = new SlimThreadPool(program.Pool.ToOptions(PoolName, OnUnhandledException));
+        Groups = [.. program.Groups.Select(spec => Pool.CreateGroup(spec.ToOptions()))];
+        GroupTrackers = [.. program.Groups.Select((spec, index) => new GroupTracker(index, spec.MaxConcurrency))];
+        TestThreadId = Environment.CurrentManagedThreadId;
+    }
+
+    public ComposeProgram Program { get; }
+
+    public ComposeLedger Ledger { get; } = new();
+
+    public string PoolName { get; }
+
+    public SlimThreadPool Pool { get; }
+
+    public SlimThreadPoolGroup[] Groups { get; }
+
+    public GroupTracker[] GroupTrackers { get; }
+
+    /// <summary>The thread that runs the program, its final drain and the items handed back.</summary>
+    public int TestThreadId { get; }
+
+    /// <summary>Threads of the program and calls that did not return in time; when any, the run stopped there.</summary>
+    public ConcurrentQueue<string> Hangs { get; } = new();
+
+    /// <summary>Items handed back that are not a program item's record: an async item's task or continuation.</summary>
+    public IReadOnlyCollection<string> Unidentified => _unidentified;
+
+    /// <summary>Items of the harness's own that the pool ran (probe tasks, a shutdown called on a worker).</summary>
+    public int HarnessRuns => Volatile.Read(ref _harnessRuns);
+
+    /// <summary>How many of those ran off the pool's workers.</summary>
+    public int HarnessRunsOffWorkers => Volatile.Read(ref _harnessRunsOffWorkers);
+
+    public PoolCounts? Counts { get; private set; }
+
+    /// <summary>Whether every accepted item was accounted for before the settle limit.</summary>
+    public bool Settled { get; private set; }
+
+    public static ProgramRun Execute(ComposeProgram program)
+    {
+        var run = new ProgramRun(program);
+        run.RunToEnd();
+        return run;
+    }
+
+    /// <summary>Whether <paramref name="threadName"/> is one of this pool's workers (permanent or spare).</summary>
+    public bool IsWorker(string? threadName) => threadName is not null && threadName.StartsWith(PoolName + " #", StringComparison.Ordinal);
+
+    private void RunToEnd()
+    {
+        using var go = new ManualResetEventSlim(false);
+        var threads = new List<Thread>();
+        for (int p = 0; p < Program.Producers.Length; p++)
+        {
+            int producer = p;
+            threads.Add(StartThread($"compose {ComposeProgram.ProducerName(p)}", () => RunScript(producer, go)));
+        }
+
+        if (Program.ControllerShutdown is { } shutdown)
+        {
+            threads.Add(StartThread("compose controller", () => RunController(shutdown, go)));
+        }
+
+        go.Set();
+        TimeSpan deadline = Ledger.Elapsed + HangLimit;
+        foreach (Thread thread in threads)
+        {
+            if (!thread.Join(Remaining(deadline)))
+            {
+                Hangs.Enqueue($"'{thread.Name}' did not finish its script within {HangLimit.TotalSeconds} s: a queue or shutdown call hung");
+            }
+        }
+
+        if (!Hangs.IsEmpty)
+        {
+            return;
+        }
+
+        // Let the program finish first (chains queue their next steps until their last; a drain now would refuse them).
+        if (!Pool.WaitForIdleAsync().Wait(HangLimit))
+        {
+            Hangs.Enqueue($"pool.WaitForIdleAsync() did not complete within {HangLimit.TotalSeconds} s of the scripts' end");
+            return;
+        }
+
+        Shutdown(new ShutdownSpec(-1, ShutdownKind.Drain, 0, ShutdownFrom.Controller), isFinal: true);
+        if (!Hangs.IsEmpty)
+        {
+            return;
+        }
+
+        TakeBackAndRun();
+        Settle();
+        Counts = new PoolCounts(
+            Pool.CompletedWorkItemCount,
+            Pool.CancelledWorkItemCount,
+            Pool.UnhandledExceptionCount,
+            [.. Groups.Select(g => g.CompletedWorkItemCount)],
+            [.. Groups.Select(g => g.CancelledWorkItemCount)]);
+    }
+
+    private static Thread StartThread(string name, Action body)
+    {
+        var thread = new Thread(() => body()) { IsBackground = true, Name = name };
+        thread.Start();
+        return thread;
+    }
+
+    private TimeSpan Remaining(TimeSpan deadline)
+    {
+        TimeSpan left = deadline - Ledger.Elapsed;
+        return left > TimeSpan.Zero ? left : TimeSpan.Zero;
+    }
+
+    private void RunScript(int producer, ManualResetEventSlim go)
+    {
+        string name = ComposeProgram.ProducerName(producer);
+        Local.Value = name;
+        go.Wait();
+        ScriptOp[] script = Program.Producers[producer];
+        int order = 0;
+        for (int op = 0; op < script.Length; op++)
+        {
+            try
+            {
+                if (script[op].Item is { } item)
+                {
+                    QueueFromProducer(item, ComposeProgram.Label(producer, op), name, order++);
+                }
+                else if (script[op].Shutdown is { } shutdown)
+                {
+                    Shutdown(shutdown, isFinal: false);
+                }
+                else
+                {
+                    Pause(script[op].PauseMs);
+                }
+            }
+            catch (Exception exception)
+            {
+                Ledger.Surprises.Enqueue($"{ComposeProgram.Label(producer, op)}: {script[op].ToCSharp(ComposeProgram.Label(producer, op))} threw {exception.GetType().Name}: {exception.Message}");
+            }
+        }
+    }
+
+    private void RunController(ShutdownSpec shutdown, ManualResetEventSlim go)
+    {
+        Local.Value = "controller";
+        go.Wait();
+        Pause(Program.ControllerDelayMs);
+        if (shutdown.From == ShutdownFrom.Worker)
+        {
+            ShutdownFromWorker(shutdown);
+        }
+        else
+        {
+            Shutdown(shutdown, isFinal: false);
+        }
+    }
+
+    private static void Pause(int ms)
+    {
+        if (ms == 0)
+        {
+            Thread.Yield();
+        }
+        else
+        {
+            Thread.Sleep(ms);
+        }
+    }
+
+    private void OnUnhandledException(Exception exception)
+    {
+        if (exception is ComposeItemException item)
+        {
+            Ledger.ReportedExceptions.Enqueue(item.Label);
+        }
+        else
+        {
+            Ledger.Surprises.Enqueue($"the pool reported an exception no item threw: {exception.GetType().Name}: {exception.Message}");
+        }
+    }
+
+    private void OnHarnessRun()
+    {
+        Interlocked.Increment(ref _harnessRuns);
+        if (!IsWorker(Thread.CurrentThread.Name))
+        {
+            Interlocked.Increment(ref _harnessRunsOffWorkers);
+        }
+    }
+}

@@ -1,0 +1,11 @@
+namespace SlimPool.Tests.Composition;
+
+/// <summary>Which thread a program's controller shuts down from.</summary>
+internal enum ShutdownFrom
+{
+    /// <summary>The controller's own thread, after its delay.</summary>
+    Controller,
+
+    /// <summary>An item the controller queues to the pool: the shutdown is called on one of the pool's workers, not waited for there.</summary>
+    Worker,
+}
