@@ -12,7 +12,7 @@ namespace SlimPool.Lifecycle;
 /// <para><b>Fields.</b> <c>_shutdown</c> (0 while accepting) and <c>_abandon</c> (workers stop taking items) are
 /// written once each and read on every publish and before every item. <c>_finished</c> is set by
 /// <see cref="FinishShutdown"/> before its last look at the queue. The results and the shutdown task are written under
-/// the locks named beside them.</para>
+/// <c>_finishLock</c>; the shutdown task is the one every caller gets, completed once the finish has run.</para>
 /// <para><b>Producers.</b> A producer reads <c>_shutdown</c> before it publishes and again after its publish and full
 /// fence (<see cref="OnQueuedDuringShutdown"/>). <see cref="Begin"/>'s exchange is a full fence too: a producer that
 /// read 0 the second time published before it, so the workers' last look (made after they see the idle wait stop,
@@ -29,12 +29,11 @@ internal sealed class ShutdownCoordinator
     private readonly Action _onFinished;
     private readonly Action<List<AbandonedWorkItem>> _handBackGroups;
     private readonly TaskCompletionSource _stopped = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private readonly Lock _beginLock = new();
     private readonly Lock _finishLock = new();
     private int _shutdown;
     private int _abandon;
     private int _finished;
-    private Task<ShutdownResult>? _shutdownTask;  // under _beginLock; every ShutdownAsync returns it
+    private readonly TaskCompletionSource<ShutdownResult> _finishedResult = new(); // every ShutdownAsync returns its task
     private ShutdownResult? _shutdownResult;      // under _finishLock, once the workers have exited
     private ShutdownResult? _earlyResult;         // under _finishLock, when a cancelled shutdown returned before that
     private long _completedHere;                  // user items this coordinator ran (see Run)
@@ -142,14 +141,9 @@ internal sealed class ShutdownCoordinator
 
     private Task<ShutdownResult> Begin()
     {
-        lock (_beginLock)
+        if (Interlocked.Exchange(ref _shutdown, 1) != 0)
         {
-            if (Interlocked.Exchange(ref _shutdown, 1) != 0)
-            {
-                return _shutdownTask!;
-            }
-
-            _shutdownTask = FinishWhenStoppedAsync();
+            return _finishedResult.Task;
         }
 
         // No spare starts from here on: every worker that will ever run is counted live before the workers are told to
@@ -158,7 +152,12 @@ internal sealed class ShutdownCoordinator
         _idleWait.Stop();
         _guard?.Stop();
         _gate?.Close();
-        return _shutdownTask;
+
+        // Only now, outside the lock: the workers may have exited already (an abandon's flag is set before Begin, and a
+        // worker that sees it exits), and then the finish runs on this thread at once; it joins the guard, which must
+        // have been told to stop, and it runs items, which may call ShutdownAsync again and must find the task set.
+        _ = FinishWhenStoppedAsync();
+        return _finishedResult.Task;
     }
 
     private async Task<ShutdownResult> AbandonOnCancellationAsync(Task<ShutdownResult> shutdown, CancellationToken cancellationToken)
@@ -204,10 +203,17 @@ internal sealed class ShutdownCoordinator
         }
     }
 
-    private async Task<ShutdownResult> FinishWhenStoppedAsync()
+    private async Task FinishWhenStoppedAsync()
     {
-        await _stopped.Task.ConfigureAwait(false);
-        return FinishShutdown();
+        try
+        {
+            await _stopped.Task.ConfigureAwait(false);
+            _finishedResult.TrySetResult(FinishShutdown());
+        }
+        catch (Exception e)
+        {
+            _finishedResult.TrySetException(e);
+        }
     }
 
     // Runs once every worker has exited (whoever gets here first does the work; the rest get its result). With no

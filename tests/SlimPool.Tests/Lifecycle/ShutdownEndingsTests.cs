@@ -125,6 +125,42 @@ public sealed class ShutdownEndingsTests
     }
 
     // A LockFreeWorkQueue whose next Enqueue can be held at its start until released.
+    public static TheoryData<WorkQueueKind, IdleWaitKind> Configurations() => TestPools.QueueAndIdleWaits();
+
+    /// <summary>
+    /// The abandon flag is up before the shutdown begins, so the only worker may see it between two items of a chain and
+    /// exit before the shutdown has stopped the starvation guard: the shutdown then finishes on the caller's thread at once
+    /// and must not wait for a guard that nobody told to stop. A race: each configuration tries it many times.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(Configurations))]
+    public void ShutdownAsync_AbandonWhileTheOnlyWorkerRunsAChain_Returns(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        for (int attempt = 0; attempt < 150; attempt++)
+        {
+            var pool = new SlimThreadPool(new SlimThreadPoolOptions
+            {
+                WorkerCount = 1,
+                Queue = queue,
+                IdleWait = idleWait,
+                StarvationTimeout = TimeSpan.FromMilliseconds(500), // the guard must exist for the finish to join it
+            });
+            using var running = new ManualResetEventSlim();
+            void Step()
+            {
+                running.Set();
+                pool.Queue(Step);
+            }
+
+            pool.Queue(Step);
+            Bounded.Wait(running, "the chain to start");
+            Task<ShutdownResult>? abandon = null;
+            Bounded.Run(() => abandon = pool.ShutdownAsync(ShutdownMode.Abandon), $"ShutdownAsync(Abandon) to return (attempt {attempt + 1})");
+            ShutdownResult result = Bounded.Result(abandon!, "the abandon");
+            Assert.Equal(ShutdownMode.Abandon, result.Mode);
+        }
+    }
+
     private sealed class GatedQueue : IWorkQueue
     {
         private readonly LockFreeWorkQueue _inner = new();
