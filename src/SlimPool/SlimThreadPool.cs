@@ -117,7 +117,10 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
     /// <summary>The number of exceptions work items have thrown (each was reported once).</summary>
     public long UnhandledExceptionCount => _runner.UnhandledExceptionCount;
 
-    /// <summary>The number of items skipped because their cancellation token was cancelled before they started.</summary>
+    /// <summary>
+    /// The number of items the pool skipped because their cancellation token was cancelled before they started (an item
+    /// handed back by an abandon and skipped by <see cref="AbandonedWorkItem.Run"/> is not the pool's and not counted).
+    /// </summary>
     public long CancelledWorkItemCount => Interlocked.Read(ref _cancelledCount);
 
     /// <summary>The number of workers running items now (blocked ones included).</summary>

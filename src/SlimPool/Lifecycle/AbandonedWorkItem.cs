@@ -27,7 +27,9 @@ public readonly struct AbandonedWorkItem
 
     /// <summary>
     /// Runs the item on the calling thread, in the <see cref="ExecutionContext"/> it was queued with if the pool
-    /// flowed one. An item whose cancellation token is cancelled is skipped. Exceptions propagate to the caller.
+    /// flowed one. An item whose cancellation token is cancelled is skipped (the pool's
+    /// <see cref="SlimThreadPool.CancelledWorkItemCount"/> does not count that skip: the item is no longer the pool's).
+    /// Exceptions propagate to the caller.
     /// </summary>
     /// <exception cref="InvalidOperationException">The item has already been run (through this copy or another), or
     /// this is the <see langword="default"/> value.</exception>
@@ -42,11 +44,11 @@ public readonly struct AbandonedWorkItem
         QueuedWorkItem item = snapshot.Item;
         if (item.Context is { } context)
         {
-            ExecutionContext.Run(context, static s => ((QueuedWorkItem)s!).Invoke(), item);
+            ExecutionContext.Run(context, static s => ((QueuedWorkItem)s!).InvokeHandedBack(), item);
             return;
         }
 
-        item.Invoke();
+        item.InvokeHandedBack();
     }
 
     // The item and what it showed when handed back. The item's carrier (a value-type state's) is the snapshot's alone

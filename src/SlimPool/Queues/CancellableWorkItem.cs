@@ -12,6 +12,14 @@ internal sealed class CancellableWorkItem(object callback, object? state, Cancel
 
     public object? State => state;
 
+    public void ExecuteHandedBack()
+    {
+        if (!cancellationToken.IsCancellationRequested)
+        {
+            new QueuedWorkItem(callback, state, context: null).Invoke();
+        }
+    }
+
     public void Execute()
     {
         if (cancellationToken.IsCancellationRequested)

@@ -54,6 +54,21 @@ public readonly struct QueuedWorkItem
     /// <summary>The ExecutionContext captured when the item was queued, or <see langword="null"/> when none flows.</summary>
     internal ExecutionContext? Context => _context;
 
+    /// <summary>
+    /// Runs the item for a caller it was handed back to: as <see cref="Invoke"/>, but the pool's wrappers record nothing
+    /// (<see cref="IWrappedWorkItem.ExecuteHandedBack"/>).
+    /// </summary>
+    internal void InvokeHandedBack()
+    {
+        if (_callback is IWrappedWorkItem wrapped)
+        {
+            wrapped.ExecuteHandedBack();
+            return;
+        }
+
+        Invoke();
+    }
+
     /// <summary>Runs the item's callback on the current thread; exceptions propagate to the caller.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal void Invoke()

@@ -34,6 +34,8 @@ internal sealed class StateWorkItem<TState> : IWrappedWorkItem
         return item;
     }
 
+    public void ExecuteHandedBack() => Execute();
+
     public void Execute()
     {
         Action<TState> callback = _callback!;

@@ -14,6 +14,17 @@ internal sealed class TimedWorkItem(object callback, object? state, Action<TimeS
 
     public object? State => callback is IWrappedWorkItem inner ? inner.State : state;
 
+    public void ExecuteHandedBack()
+    {
+        if (callback is IWrappedWorkItem inner)
+        {
+            inner.ExecuteHandedBack();
+            return;
+        }
+
+        new QueuedWorkItem(callback, state, context: null).Invoke();
+    }
+
     public void Execute()
     {
         record(Stopwatch.GetElapsedTime(_queuedAt));

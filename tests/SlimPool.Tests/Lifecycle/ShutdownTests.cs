@@ -56,6 +56,38 @@ public sealed class ShutdownTests
         ledger.AssertEachExactlyOnce();
     }
 
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public async Task AbandonedWorkItemRun_ItemWhoseTokenWasCancelled_SkipsItWithoutCountingItOnThePool(bool inAGroup)
+    {
+        SlimThreadPool pool = TestPools.Create(workers: 1);
+        SlimThreadPoolGroup group = pool.CreateGroup();
+        var blocked = new BlockedWorkers(pool);
+        using var cancellation = new CancellationTokenSource();
+        int ran = 0;
+        if (inAGroup)
+        {
+            group.Queue(() => Interlocked.Increment(ref ran), cancellation.Token);
+        }
+        else
+        {
+            pool.Queue(() => Interlocked.Increment(ref ran), cancellation.Token);
+        }
+
+        await cancellation.CancelAsync();
+        Task<ShutdownResult> shutdown = pool.ShutdownAsync(ShutdownMode.Abandon);
+        blocked.Release();
+        ShutdownResult result = await shutdown.WaitAsync(Bounded.Timeout);
+        AbandonedWorkItem item = Assert.Single(result.AbandonedItems);
+
+        item.Run(); // the caller's now: the token still skips it, but the skip is not the pool's
+
+        Assert.Equal(0, Volatile.Read(ref ran));
+        Assert.Equal(0, pool.CancelledWorkItemCount);
+        Assert.Equal(0, group.CancelledWorkItemCount);
+    }
+
     [Fact]
     public async Task ShutdownAsync_DrainTokenCancelled_TurnsIntoAbandon()
     {
