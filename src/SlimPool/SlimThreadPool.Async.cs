@@ -12,7 +12,11 @@ public sealed partial class SlimThreadPool
     /// A <see cref="System.Threading.Tasks.TaskScheduler"/> that runs tasks as items of this pool, for
     /// <c>Task.Factory.StartNew(..., pool.TaskScheduler)</c>. It inlines a task only on this pool's own workers;
     /// <see cref="System.Threading.Tasks.TaskScheduler.MaximumConcurrencyLevel"/> is <see cref="WorkerCount"/>;
-    /// tasks created with <see cref="TaskCreationOptions.LongRunning"/> get a dedicated thread instead of a worker.
+    /// tasks created with <see cref="TaskCreationOptions.LongRunning"/> get a dedicated thread instead of a worker. A task it
+    /// no longer accepts (an abandon began, or the shutdown is over) runs on the built-in thread pool, like a late
+    /// <c>Post</c> to <see cref="SynchronizationContext"/>: the scheduler cannot tell a new task from an await's
+    /// continuation, and throwing at a continuation would end the process. <see cref="Run(Action, CancellationToken)"/>
+    /// and its overloads throw instead.
     /// </summary>
     public TaskScheduler TaskScheduler => _taskScheduler;
 
@@ -36,7 +40,7 @@ public sealed partial class SlimThreadPool
     {
         ArgumentNullException.ThrowIfNull(action);
         ThrowIfShutDown();
-        return Task.Factory.StartNew(action, cancellationToken, TaskCreationOptions.DenyChildAttach, _taskScheduler);
+        return _taskScheduler.StartNewRefusingLoudly(static a => ((Action)a!)(), action, cancellationToken);
     }
 
     /// <summary>Runs <paramref name="function"/> on the pool and returns its result.</summary>
@@ -51,7 +55,7 @@ public sealed partial class SlimThreadPool
     {
         ArgumentNullException.ThrowIfNull(function);
         ThrowIfShutDown();
-        return Task.Factory.StartNew(function, cancellationToken, TaskCreationOptions.DenyChildAttach, _taskScheduler);
+        return _taskScheduler.StartNewRefusingLoudly(static f => ((Func<T>)f!)(), function, cancellationToken);
     }
 
     /// <summary>
@@ -68,7 +72,7 @@ public sealed partial class SlimThreadPool
     {
         ArgumentNullException.ThrowIfNull(function);
         ThrowIfShutDown();
-        return Task.Factory.StartNew(function, cancellationToken, TaskCreationOptions.DenyChildAttach, _taskScheduler).Unwrap();
+        return _taskScheduler.StartNewRefusingLoudly(static f => ((Func<Task>)f!)(), function, cancellationToken).Unwrap();
     }
 
     /// <summary>Runs an async flow with a result on the pool; continuations stay on the pool.</summary>
@@ -83,7 +87,7 @@ public sealed partial class SlimThreadPool
     {
         ArgumentNullException.ThrowIfNull(function);
         ThrowIfShutDown();
-        return Task.Factory.StartNew(function, cancellationToken, TaskCreationOptions.DenyChildAttach, _taskScheduler).Unwrap();
+        return _taskScheduler.StartNewRefusingLoudly(static f => ((Func<Task<T>>)f!)(), function, cancellationToken).Unwrap();
     }
 
     /// <summary>

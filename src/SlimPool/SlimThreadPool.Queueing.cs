@@ -183,9 +183,11 @@ public sealed partial class SlimThreadPool
 
     /// <summary>
     /// Whether continuations and tasks of accepted work are refused: an abandon has begun, or the shutdown's last look
-    /// is over. Until then a drain takes them, the pool's and its groups'.
+    /// is over. Until then a drain takes them, the pool's and its groups'; after, the thread running a leftover item of the
+    /// shutdown takes what that item posts (<see cref="ShutdownCoordinator.IsRunningLeftoversOnCurrentThread"/>).
     /// </summary>
-    internal bool IsClosedToContinuations => _shutdown.IsShutDown && (_shutdown.IsAbandoning || _shutdown.IsPastLastLook);
+    internal bool IsClosedToContinuations =>
+        _shutdown.IsShutDown && (_shutdown.IsAbandoning || _shutdown.IsPastLastLook) && !_shutdown.IsRunningLeftoversOnCurrentThread;
 
     private void QueueCore(object callback, object? state, CancellationToken cancellationToken, bool preferLocal = true, WorkItemPriority priority = WorkItemPriority.Normal)
     {

@@ -29,6 +29,12 @@ internal sealed class SoakRound
 
     public long Faults => Interlocked.Read(ref _faults);
 
+    /// <summary>
+    /// The callback of every item queued with a cancelled token: an abandon that hands one back is told apart by it (the
+    /// caller's <see cref="AbandonedWorkItem.Run"/> skips it too, and the pool does not count that skip).
+    /// </summary>
+    public static readonly Action<object?> CancelledCallback = static s => ((Item)s!).Run();
+
     /// <summary>How many items this round queued with a token cancelled beforehand: each must be skipped.</summary>
     public long ExpectedSkips { get; private set; }
 
@@ -81,7 +87,7 @@ internal sealed class SoakRound
             else if (kind < 96)
             {
                 ExpectedSkips++;
-                pool.Queue(() => Mark(me), s_cancelled);
+                pool.Queue(CancelledCallback, new Item(this, me), s_cancelled);
                 pool.Queue(() => Mark(me));
                 pool.Queue(() => Mark(nested), s_live.Token);
             }

@@ -6,6 +6,9 @@ namespace SlimPool.Async;
 /// </summary>
 internal sealed class SlimTaskScheduler : TaskScheduler
 {
+    [ThreadStatic]
+    private static bool t_refuseLoudly; // set only around a Run's StartNew, where a refusal can reach its caller
+
     private readonly ISchedulingTarget _target;
     private readonly Action<object?> _execute;
 
@@ -13,6 +16,37 @@ internal sealed class SlimTaskScheduler : TaskScheduler
     {
         _target = target;
         _execute = task => TryExecuteTask((Task)task!);
+    }
+
+    /// <summary>
+    /// Starts a new task on this scheduler for a Run call: a refusal throws (a <see cref="TaskSchedulerException"/> around an
+    /// <see cref="ObjectDisposedException"/>) instead of sending the task to the built-in pool.
+    /// </summary>
+    public Task<TResult> StartNewRefusingLoudly<TResult>(Func<object?, TResult> function, object? state, CancellationToken cancellationToken)
+    {
+        t_refuseLoudly = true;
+        try
+        {
+            return Task.Factory.StartNew(function, state, cancellationToken, TaskCreationOptions.DenyChildAttach, this);
+        }
+        finally
+        {
+            t_refuseLoudly = false;
+        }
+    }
+
+    /// <inheritdoc cref="StartNewRefusingLoudly{TResult}"/>
+    public Task StartNewRefusingLoudly(Action<object?> action, object? state, CancellationToken cancellationToken)
+    {
+        t_refuseLoudly = true;
+        try
+        {
+            return Task.Factory.StartNew(action, state, cancellationToken, TaskCreationOptions.DenyChildAttach, this);
+        }
+        finally
+        {
+            t_refuseLoudly = false;
+        }
     }
 
     public override int MaximumConcurrencyLevel => _target.MaximumConcurrencyLevel;
@@ -47,7 +81,15 @@ internal sealed class SlimTaskScheduler : TaskScheduler
 
         if (!_target.TryEnqueue(_execute, task))
         {
-            throw new ObjectDisposedException(nameof(SlimThreadPool), "The pool or group has been shut down and no longer accepts tasks.");
+            // Refused (an abandon began, or the shutdown is over). Inside a Run's StartNew the caller learns of it. Anywhere
+            // else the task may be an await's continuation, where an exception reaches Task.ThrowAsync and ends the
+            // process: it runs on the built-in pool instead, as the SynchronizationContext runs a late Post.
+            if (t_refuseLoudly)
+            {
+                throw new ObjectDisposedException(nameof(SlimThreadPool), "The pool or group has been shut down and no longer accepts tasks.");
+            }
+
+            ThreadPool.UnsafeQueueUserWorkItem(static late => late.Scheduler.TryExecuteTask(late.Task), (Scheduler: this, Task: task), preferLocal: false);
         }
     }
 

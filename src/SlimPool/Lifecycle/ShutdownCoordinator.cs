@@ -28,6 +28,21 @@ internal sealed class ShutdownCoordinator
     private readonly CapacityGate? _gate;
     private readonly Action _onFinished;
     private readonly Action<List<AbandonedWorkItem>> _handBackGroups;
+    // The context of a thread that nothing flowed into: no AsyncLocal values (Thread.UnsafeStart flows none).
+    private static readonly Lazy<ExecutionContext> s_cleanContext = new(static () =>
+    {
+        ExecutionContext? clean = null;
+        var thread = new Thread(() => clean = ExecutionContext.Capture()) { IsBackground = true, Name = "SlimPool clean context" };
+        thread.UnsafeStart();
+        thread.Join();
+        return clean!;
+    });
+
+    [ThreadStatic]
+    private static ShutdownCoordinator? t_runningLeftovers; // the coordinator whose leftover item this thread runs now
+    [ThreadStatic]
+    private static int t_publishedMeanwhile;               // items this thread published while running one of them
+
     private readonly TaskCompletionSource _stopped = new(TaskCreationOptions.RunContinuationsAsynchronously);
     private readonly Lock _finishLock = new();
     private int _shutdown;
@@ -65,6 +80,14 @@ internal sealed class ShutdownCoordinator
     /// back, and what is queued is run.
     /// </summary>
     public bool IsPastLastLook => Volatile.Read(ref _finished) != 0;
+
+    /// <summary>
+    /// Whether this thread is running one of the shutdown's leftover items (the thread that finishes the shutdown, or a
+    /// late producer running its own): what that item posts to the pool's or its group's context or scheduler meanwhile
+    /// (an <c>await Task.Yield()</c>, a continuation of a task it completes) is accepted and run by the same thread, in
+    /// its leftover loop, instead of running on the built-in pool after the shutdown returned.
+    /// </summary>
+    public bool IsRunningLeftoversOnCurrentThread => t_runningLeftovers == this;
 
     /// <summary>The final result, once the shutdown has finished (set before the finish callback runs).</summary>
     public ShutdownResult? FinalResult => Volatile.Read(ref _shutdownResult);
@@ -128,14 +151,25 @@ internal sealed class ShutdownCoordinator
     /// </summary>
     public void OnQueuedDuringShutdown(bool onOwnWorker)
     {
+        if (t_runningLeftovers == this)
+        {
+            // Posted by the leftover item this thread runs: the loop that runs it takes this one too.
+            t_publishedMeanwhile++;
+            return;
+        }
+
         if (onOwnWorker || Volatile.Read(ref _finished) == 0)
         {
             return;
         }
 
-        if (_queue.TryDequeue(out QueuedWorkItem item))
+        // One item for the one this thread left, and one more for each item that one posted while it ran: a producer runs
+        // as many items as it left, no more.
+        for (int owed = 1; owed > 0 && _queue.TryDequeue(out QueuedWorkItem item); owed--)
         {
-            Run(item, ExecutionContext.Capture(), SynchronizationContext.Current);
+            t_publishedMeanwhile = 0;
+            Run(item);
+            owed += t_publishedMeanwhile;
         }
     }
 
@@ -315,22 +349,40 @@ internal sealed class ShutdownCoordinator
         }
     }
 
-    // Runs whatever is queued on the calling thread (shutdown paths only), restoring the caller's ambient contexts
-    // after each item.
+    // Runs whatever is queued on the calling thread (shutdown paths only).
     private void RunUntilEmpty(bool stopOnAbandon)
     {
-        ExecutionContext? callerContext = ExecutionContext.Capture();
-        SynchronizationContext? callerSyncContext = SynchronizationContext.Current;
         while (!(stopOnAbandon && IsAbandoning) && _queue.TryDequeue(out QueuedWorkItem item))
         {
-            Run(item, callerContext, callerSyncContext);
+            Run(item);
         }
     }
 
-    // An item run here, off the worker loop: counted as the workers count theirs (ItemAccounting).
-    private void Run(in QueuedWorkItem item, ExecutionContext? restoreContext, SynchronizationContext? restoreSyncContext)
+    // An item run here, off the worker loop, counted as the workers count theirs (ItemAccounting). It runs in the context
+    // it flowed, or in a clean one, as on a worker, never in this caller's: the caller's AsyncLocal values are not the
+    // item's producer's (a group's turn takes the same context as its baseline). ExecutionContext.Run gives the caller
+    // back exactly the context it had, a suppressed flow included, which Capture cannot return; the runner restores the
+    // caller's SynchronizationContext.
+    private void Run(in QueuedWorkItem item)
     {
-        _runner.Execute(item, restoreContext, restoreSyncContext);
+        ShutdownCoordinator? outer = t_runningLeftovers;
+        t_runningLeftovers = this;
+        try
+        {
+            ExecutionContext.Run(
+                item.Context ?? CurrentWorker.CleanContext ?? s_cleanContext.Value,
+                static s =>
+                {
+                    var (coordinator, entry, syncContext) = ((ShutdownCoordinator, QueuedWorkItem, SynchronizationContext?))s!;
+                    coordinator._runner.Execute(entry, restoreContext: null, syncContext);
+                },
+                (this, item, SynchronizationContext.Current));
+        }
+        finally
+        {
+            t_runningLeftovers = outer;
+        }
+
         if (ItemAccounting.TakeIsUserItem())
         {
             Interlocked.Increment(ref _completedHere);

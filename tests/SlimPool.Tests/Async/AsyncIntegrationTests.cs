@@ -11,6 +11,38 @@ public sealed class AsyncIntegrationTests : IDisposable
 
     private static bool OnPool() => Thread.CurrentThread.Name?.StartsWith(Prefix + " #", StringComparison.Ordinal) == true;
 
+    /// <summary>
+    /// Without the pool's SynchronizationContext an await inside <c>pool.Run</c> resumes through the pool's TaskScheduler. A
+    /// continuation that arrives after an abandon began cannot be refused with an exception (from an await it reaches
+    /// Task.ThrowAsync and ends the process): it runs on the built-in pool, as a late Post does, and the flow completes. A
+    /// new task on the scheduler after the shutdown does the same; <c>pool.Run</c> still refuses.
+    /// </summary>
+    [Fact]
+    public async Task TaskScheduler_ContinuationAndTaskAfterAnAbandon_RunOnTheBuiltInPoolInsteadOfThrowing()
+    {
+        var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = 1, UseSynchronizationContext = false, StarvationTimeout = Timeout.InfiniteTimeSpan });
+        var resume = new TaskCompletionSource(); // continuations run on the thread that completes it
+        using var suspended = new ManualResetEventSlim();
+        bool resumedOnBuiltInPool = false;
+        Task flow = pool.Run(async () =>
+        {
+            suspended.Set();
+            await resume.Task; // TaskScheduler.Current is the pool's: the continuation goes to QueueTask
+            resumedOnBuiltInPool = Thread.CurrentThread.IsThreadPoolThread;
+        });
+        Bounded.Wait(suspended, "the flow to reach its await");
+        ShutdownResult result = await pool.ShutdownAsync(ShutdownMode.Abandon).WaitAsync(Bounded.Timeout);
+        Assert.Equal(0, result.AbandonedCount);
+
+        resume.SetResult();
+        await flow.WaitAsync(Bounded.Timeout);
+        Assert.True(resumedOnBuiltInPool);
+
+        Task<bool> late = Task.Factory.StartNew(() => Thread.CurrentThread.IsThreadPoolThread, CancellationToken.None, TaskCreationOptions.None, pool.TaskScheduler);
+        Assert.True(await late.WaitAsync(Bounded.Timeout));
+        Assert.Throws<ObjectDisposedException>(() => pool.Run(static () => { }).Wait(0));
+    }
+
     [Fact]
     public void Run_AsyncFlow_EveryContinuationRunsOnThePool()
     {

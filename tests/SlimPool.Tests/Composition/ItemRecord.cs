@@ -146,9 +146,9 @@ internal sealed class ItemRecord : IWorkItem
     /// <summary>
     /// The async item: a step, then <c>await Task.Yield()</c>, <see cref="ItemSpec.Amount"/> times, then a last step. On a
     /// pool worker the await posts to the pool's (or the group's) SynchronizationContext. Off the workers (an item the
-    /// shutdown ran on its own thread) there is none, and the await would go to the pool's TaskScheduler, which throws
-    /// once the pool is shut down; thrown from an await, that reaches Task.ThrowAsync and ends the process. So there the
-    /// item first tries the scheduler with a probe task, and stops (recording why) if the scheduler refuses it.
+    /// shutdown ran on its own thread) there may be none, and the await goes to the pool's TaskScheduler, which runs a
+    /// continuation it no longer accepts on the built-in pool (it must never throw there: from an await, that would end
+    /// the process).
     /// </summary>
     public async Task RunAsync()
     {
@@ -159,13 +159,6 @@ internal sealed class ItemRecord : IWorkItem
             Exit(i, step);
             if (i == Spec.Amount)
             {
-                return;
-            }
-
-            if (SynchronizationContext.Current is null && TaskScheduler.Current != TaskScheduler.Default && !_run.ProbeScheduler(TaskScheduler.Current))
-            {
-                StoppedBecause = $"{StepName(i)} ran on '{Thread.CurrentThread.Name ?? "an unnamed thread"}' with no SynchronizationContext under the " +
-                    "pool's TaskScheduler, which refuses tasks now: its `await Task.Yield()` would throw into Task.ThrowAsync and end the process";
                 return;
             }
 

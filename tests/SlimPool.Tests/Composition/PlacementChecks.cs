@@ -18,7 +18,7 @@ internal static class PlacementChecks
                 continue;
             }
 
-            if (index > 0 && item.Steps[index - 1].AwaitSeq > run.AbandonBegan(item.Group))
+            if (run.MayBeRefusedContinuation(item, index, step))
             {
                 continue;
             }

@@ -21,6 +21,23 @@ internal sealed partial class ProgramRun
         .DefaultIfEmpty(long.MaxValue)
         .Min();
 
+    /// <summary>
+    /// Whether step <paramref name="index"/> of an async item is a continuation the pool may have refused because an abandon
+    /// had begun (it then runs on the built-in pool): its await came after the abandon began, or the abandon began while
+    /// the await was posting it (before the step started) and it ran on the built-in pool. The test cannot see the
+    /// instant of the post inside the await, so a post racing the abandon's start counts as refused.
+    /// </summary>
+    public bool MayBeRefusedContinuation(ItemRecord item, int index, StepRecord step)
+    {
+        if (index == 0)
+        {
+            return false;
+        }
+
+        long abandon = AbandonBegan(item.Group);
+        return item.Steps[index - 1].AwaitSeq > abandon || (step.OnThreadPool && step.StartSeq > abandon);
+    }
+
     /// <summary>Whether a step ran on a thread of the program itself (a producer, the controller, the test's thread).</summary>
     public bool OnProgramThread(StepRecord step) =>
         step.ThreadId == TestThreadId || (step.ThreadName?.StartsWith("compose ", StringComparison.Ordinal) ?? false);

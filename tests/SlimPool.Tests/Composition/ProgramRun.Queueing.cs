@@ -1,3 +1,5 @@
+using SlimPool.Async;
+
 namespace SlimPool.Tests.Composition;
 
 /// <summary>Queueing a program's items through the public API, each overload as the item's spec says.</summary>
@@ -47,24 +49,6 @@ internal sealed partial class ProgramRun
         });
     }
 
-    /// <summary>
-    /// Whether <paramref name="scheduler"/> takes a task now: a probe (an item of the harness's own, counted when it
-    /// runs) stands in for the continuation an await would queue there.
-    /// </summary>
-    internal bool ProbeScheduler(TaskScheduler scheduler)
-    {
-        var probe = new Task(static run => ((ProgramRun)run!).OnHarnessRun(), this);
-        try
-        {
-            probe.Start(scheduler);
-            return true;
-        }
-        catch (TaskSchedulerException)
-        {
-            return false;
-        }
-    }
-
     private void Accept(ItemRecord record, Func<ItemRecord, bool> submit)
     {
         Ledger.Items.Enqueue(record);
@@ -88,6 +72,9 @@ internal sealed partial class ProgramRun
         record.State = accepted ? AcceptState.Accepted : AcceptState.Refused;
     }
 
+    // A group's task starts as Task.Factory.StartNew on the group's TaskScheduler would (the line ToCSharp prints), but
+    // through the scheduler's Run path, so that a refusal throws here instead of sending the task to the built-in pool
+    // (which the scheduler must do for a refused continuation, since it cannot tell the two apart).
     private bool Submit(ItemRecord record)
     {
         ItemSpec spec = record.Spec;
@@ -95,7 +82,7 @@ internal sealed partial class ProgramRun
         {
             _ = spec.Group < 0
                 ? Pool.Run(record.RunAsync)
-                : Task.Factory.StartNew(ItemRecord.StartAsync, record, CancellationToken.None, TaskCreationOptions.DenyChildAttach, Groups[spec.Group].TaskScheduler).Unwrap();
+                : ((SlimTaskScheduler)Groups[spec.Group].TaskScheduler).StartNewRefusingLoudly(ItemRecord.StartAsync, record, CancellationToken.None).Unwrap();
             return true;
         }
 

@@ -11,8 +11,9 @@ internal static class TimingChecks
 
     /// <summary>
     /// Nothing starts after a shutdown of the pool (or of the item's group) returned, on any thread, except what was
-    /// running then: a step that runs inside its own queue call (a late producer runs its own item; a full bounded
-    /// queue runs it inline), and, after a drain whose token returned it early, at most one step per worker, as many
+    /// running then: a step that runs inside its own queue call (a late producer runs its own item, and what that item
+    /// posts to the pool while it runs, such as the steps after an <c>await Task.Yield()</c>; a full bounded queue runs it
+    /// inline); a continuation posted after an abandon began (refused, it runs on the built-in pool, never dropped); and, after a drain whose token returned it early, at most one step per worker, as many
     /// as the result says were running.
     /// </summary>
     public static IEnumerable<Violation> NothingStartsAfterShutdownReturned(ProgramRun run)
@@ -24,7 +25,8 @@ internal static class TimingChecks
             long returned = shutdown.ReturnSeq!.Value;
             var late = steps
                 .Where(s => s.Step.StartSeq > returned && (shutdown.IsPool || s.Item.Group == shutdown.Spec.Target))
-                .Where(s => !(s.Index == 0 && s.Step.StartSeq < s.Item.CallEndSeq))
+                .Where(s => s.Step.StartSeq > s.Item.CallEndSeq)
+                .Where(s => !run.MayBeRefusedContinuation(s.Item, s.Index, s.Step))
                 .OrderBy(s => s.Step.StartSeq)
                 .ToList();
             if (shutdown.MayReturnEarly)
