@@ -14,6 +14,8 @@
 #                             STRICT with COMPUTE (the property without the compute-bound allowance: the limit is real)
 #   GroupTurns.pml            (src/SlimPool/Groups/) BLOCKING, ABANDON (the group's sweep), MAXTURNS, QUANTUM; broken:
 #                             BROKEN (a turn given back without a re-check), BROKEN_SWEEP (no look after the sweep)
+#   PriorityLanes.pml         the High lane's tickets against direct takes; broken: TWO_WORDS (items and tickets
+#                             counted in two words: an item waits with no ticket)
 # Sizes: 2 workers with 2 producers x 1 item, or 1 producer x 3 items; a steal's grace (DECLINES, one failed
 # dequeue with items queued) multiplies the states about threefold, so it runs with 1 producer x 2 items, and the
 # 3-item WS runs leave it out (DECLINES=0). The guard's limit for items that compute for ever shows with 1 worker and 3
@@ -35,6 +37,7 @@ stp=src/SlimPool/Scheduling/SpinThenParkIdleWait.pml
 are=src/SlimPool/Scheduling/AutoResetEventIdleWait.pml
 guard=src/SlimPool/Scheduling/StarvationGuard.pml
 group=src/SlimPool/Groups/GroupTurns.pml
+lanes=src/SlimPool/Scheduling/PriorityLanes.pml
 g="-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=1"
 h="-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DMAXTURNS=2 -DQUANTUM=2"
 a="-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=1"
@@ -56,6 +59,8 @@ runs=(
   "$group|$g -DBLOCKING -DABANDON|none" "$group|$g -DBROKEN|some" "$group|$g -DABANDON -DBROKEN_SWEEP|some"
   "$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON|none" "$group|$h -DBLOCKING -DABANDON|none"
   "$group|$h -DABANDON -DBROKEN_SWEEP|some"
+  "$lanes|$a|none" "$lanes|$a -DTWO_WORDS|some" "$lanes|$b|none" "$lanes|$b -DTWO_WORDS|some"
+  "$lanes|-DWORKERS=2 -DPRODUCERS=3 -DPUSHES=1|none"
 )
 if [ "${SLIMPOOL_THOROUGH:-0}" = 1 ]; then
   runs+=("$stp|$b -DBLOCKING -DSPARES=1 -DWS -DDECLINES=0 -DSTOP|none" "$stp|-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=2|none")

@@ -376,8 +376,14 @@ public sealed partial class SlimThreadPool
     private void PublishToLane(object callback, object? state, WorkItemPriority priority, ExecutionContext? context)
     {
         PriorityLanes lanes = _lanes ?? CreateLanes();
-        lanes.Add(priority, new QueuedWorkItem(callback, state, context));
-        Publish(lanes.TicketFor(priority), null, preferLocal: false, context: null);
+        if (lanes.Add(priority, new QueuedWorkItem(callback, state, context)))
+        {
+            Publish(lanes.TicketFor(priority), null, preferLocal: false, context: null);
+        }
+        else
+        {
+            _gate?.Release(); // a ticket outstanding covers the item and holds a slot for it
+        }
     }
 
     private void Publish(object callback, object? state, bool preferLocal, ExecutionContext? context)

@@ -12,14 +12,21 @@ namespace SlimPool.Scheduling;
 /// pays for it beyond a null test per item a worker takes.
 /// </summary>
 /// <remarks>
-/// <para><b>Tickets.</b> Every item added to a lane is followed by one ticket (<see cref="HighTicket"/> or
-/// <see cref="LowTicket"/>, shared objects) queued on the pool like any item, so the pool's wake-ups, starvation guard,
-/// back-pressure and shutdown see lane items exactly as they see its own. A ticket, when run, runs one item of its lane
-/// if one is left. A worker also takes <see cref="WorkItemPriority.High"/> items straight from their lane before it looks at
-/// the queue (<see cref="TryTakeHigh"/>); that leaves a ticket with nothing to run. Each lane therefore holds at most as
-/// many items as it has tickets outstanding (a take without a ticket removes an item and no ticket; a ticket that finds
-/// nothing finds the lane empty), so while an item waits in a lane, a ticket for it waits in the queue or is
-/// running.</para>
+/// <para><b>Tickets.</b> A lane's items are announced by tickets (<see cref="HighTicket"/> or <see cref="LowTicket"/>,
+/// shared objects) queued on the pool like any item, so the pool's wake-ups, starvation guard, back-pressure and
+/// shutdown see lane items as they see its own. A ticket, when run, runs one item of its lane if one is left. Every Low
+/// item brings one ticket. A worker also takes <see cref="WorkItemPriority.High"/> items straight from their lane before
+/// it looks at the queue (<see cref="TryTakeHigh"/>), which leaves a ticket with nothing to run; so a High item brings a
+/// ticket only while no more tickets are outstanding than High items are counted, and tickets never pile up past the
+/// items that were waiting (a bounded pool stays bounded).</para>
+/// <para><b>The High word.</b> <c>_highState</c> holds the High items counted (low 32 bits) and the High tickets outstanding
+/// (high 32 bits: queued, or dequeued and not yet through their exchange), changed only by compare-and-swap of the whole
+/// word, so tickets &gt;= items always holds: an add raises both when tickets &lt;= items (else only the items: a ticket
+/// outstanding covers it), a direct take lowers the items, a ticket lowers the tickets and, if any is counted, the items.
+/// Hence while an item is counted, a ticket for it is queued or running. An item is enqueued in the lane before it is
+/// counted, so whoever claims a counted item finds it there (waiting, at worst, for an enqueue ahead of it to finish).
+/// Two separate counts are not enough: two adds that each read the other's ticket leave an item with none
+/// (PriorityLanes.pml, -DTWO_WORDS, which Spin rejects).</para>
 /// <para><b>Aging.</b> A low ticket that finds other work waiting queues itself again, at the back of the shared queue,
 /// until the oldest low item has waited <c>maxLowDelay</c>; then it runs that item. Other work waiting means the
 /// queue holds more entries than there are low items, or a high item waits: an estimate, which can only run a low item
@@ -27,12 +34,14 @@ namespace SlimPool.Scheduling;
 /// </remarks>
 internal sealed class PriorityLanes
 {
+    private const long TicketUnit = 1L << 32; // one High ticket in _highState
+
     private readonly SlimThreadPool _pool;
     private readonly IWorkQueue _queue;
     private readonly LockFreeWorkQueue _high = new();
     private readonly ConcurrentQueue<LowEntry> _low = new();
     private readonly long _maxLowDelayTicks;
-    private int _highCount; // items in _high: a worker reads it before every look at the queue, so it is read-mostly
+    private long _highState; // High items counted | High tickets outstanding << 32 (see the remarks): read before every look
     private int _lowCount;
 
     public PriorityLanes(SlimThreadPool pool, IWorkQueue queue, TimeSpan maxLowDelay)
@@ -50,18 +59,32 @@ internal sealed class PriorityLanes
     /// <summary>The ticket queued for each low item.</summary>
     public IWorkItem LowTicket { get; }
 
-    /// <summary>Adds <paramref name="item"/> to its lane; the caller then queues <see cref="TicketFor"/> it.</summary>
-    public void Add(WorkItemPriority priority, in QueuedWorkItem item)
+    /// <summary>
+    /// Adds <paramref name="item"/> to its lane; true when the caller must queue a ticket for it (<see cref="TicketFor"/>),
+    /// false when a High ticket outstanding covers it (the caller gives back the capacity slot it took for the item).
+    /// </summary>
+    public bool Add(WorkItemPriority priority, in QueuedWorkItem item)
     {
-        if (priority == WorkItemPriority.High)
-        {
-            _high.Enqueue(item);
-            Interlocked.Increment(ref _highCount);
-        }
-        else
+        if (priority != WorkItemPriority.High)
         {
             _low.Enqueue(new LowEntry(item, Stopwatch.GetTimestamp()));
             Interlocked.Increment(ref _lowCount);
+            return true;
+        }
+
+        _high.Enqueue(item); // before it is counted: whoever claims it then finds it
+        long state = Volatile.Read(ref _highState);
+        while (true)
+        {
+            bool ticket = Tickets(state) <= Items(state);
+            long next = state + 1 + (ticket ? TicketUnit : 0);
+            long seen = Interlocked.CompareExchange(ref _highState, next, state);
+            if (seen == state)
+            {
+                return ticket;
+            }
+
+            state = seen;
         }
     }
 
@@ -71,15 +94,58 @@ internal sealed class PriorityLanes
     /// <summary>Takes the oldest high item, if any: what a worker runs before anything in the queue.</summary>
     public bool TryTakeHigh(out QueuedWorkItem item)
     {
-        if (Volatile.Read(ref _highCount) != 0 && _high.TryDequeue(out item))
+        long state = Volatile.Read(ref _highState);
+        while (Items(state) != 0)
         {
-            Interlocked.Decrement(ref _highCount);
-            return true;
+            long seen = Interlocked.CompareExchange(ref _highState, state - 1, state);
+            if (seen == state)
+            {
+                item = DequeueClaimedHigh();
+                return true;
+            }
+
+            state = seen;
         }
 
         item = default;
         return false;
     }
+
+    // A High ticket's exchange: one ticket less and, if one is counted, one item claimed.
+    private bool TryTakeHighForTicket(out QueuedWorkItem item)
+    {
+        long state = Volatile.Read(ref _highState);
+        while (true)
+        {
+            bool claim = Items(state) != 0;
+            long next = state - TicketUnit - (claim ? 1 : 0);
+            long seen = Interlocked.CompareExchange(ref _highState, next, state);
+            if (seen == state)
+            {
+                item = claim ? DequeueClaimedHigh() : default;
+                return claim;
+            }
+
+            state = seen;
+        }
+    }
+
+    // The claimed item is in the lane (counted only after its enqueue); an enqueue ahead of it may still be finishing.
+    private QueuedWorkItem DequeueClaimedHigh()
+    {
+        QueuedWorkItem item;
+        var spinner = new SpinWait();
+        while (!_high.TryDequeue(out item))
+        {
+            spinner.SpinOnce(sleep1Threshold: -1);
+        }
+
+        return item;
+    }
+
+    private static int Items(long state) => (int)state;
+
+    private static int Tickets(long state) => (int)(state >> 32);
 
     private bool TryTakeLow(out QueuedWorkItem item)
     {
@@ -102,7 +168,7 @@ internal sealed class PriorityLanes
             return false;
         }
 
-        return Volatile.Read(ref _highCount) != 0 || _queue.Count > Volatile.Read(ref _lowCount) - 1;
+        return Items(Volatile.Read(ref _highState)) != 0 || _queue.Count > Volatile.Read(ref _lowCount) - 1;
     }
 
     // Runs a lane item inside its ticket, in the context it was queued with; the worker restores the thread afterwards.
@@ -125,7 +191,7 @@ internal sealed class PriorityLanes
         {
             if (priority == WorkItemPriority.High)
             {
-                if (lanes.TryTakeHigh(out QueuedWorkItem high))
+                if (lanes.TryTakeHighForTicket(out QueuedWorkItem high))
                 {
                     Run(high);
                     return;
@@ -157,7 +223,7 @@ internal sealed class PriorityLanes
 
         public void HandBack(List<AbandonedWorkItem> abandoned)
         {
-            bool taken = priority == WorkItemPriority.High ? lanes.TryTakeHigh(out QueuedWorkItem item) : lanes.TryTakeLow(out item);
+            bool taken = priority == WorkItemPriority.High ? lanes.TryTakeHighForTicket(out QueuedWorkItem item) : lanes.TryTakeLow(out item);
             if (taken)
             {
                 ShutdownCoordinator.HandBack(item, abandoned);

@@ -220,6 +220,45 @@ public sealed class BackPressureTests
         Assert.InRange(maxSeen, 1, Capacity);
     }
 
+    public static TheoryData<WorkQueueKind, IdleWaitKind> Configurations() => TestPools.QueueAndIdleWaits();
+
+    /// <summary>
+    /// A High group's turns go through the High lane; workers also take High items straight from the lane, which leaves
+    /// their tickets behind. Tickets are issued only while no more are outstanding than items are counted, so they never
+    /// outnumber the turns that waited: here at most 2 entries (before: 13-24 here, each holding a capacity slot; 86,000-94,000
+    /// with a bound of 100 in the run, before group items held slots).
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(Configurations))]
+    public void GroupQueue_HighGroupWithShortTurns_PoolQueueStaysWithinTheBound(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        const int Capacity = 100, MaxTurns = 2;
+        int items = StressSize.Pick(quick: 60_000, longRun: 400_000);
+        var ledger = new Ledger(items);
+        using SlimThreadPool pool = TestPools.Create(workers: 2, options =>
+        {
+            options.BoundedCapacity = Capacity;
+            options.Queue = queue;
+            options.IdleWait = idleWait;
+        });
+        using SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = MaxTurns, MaxItemsPerTurn = 4, Priority = WorkItemPriority.High });
+        int maxSeen = 0;
+        for (int i = 0; i < items; i++)
+        {
+            group.Queue(static s =>
+            {
+                Thread.SpinWait(100); // slower than queueing: the group keeps items waiting, so its turns yield every 4
+                ((LedgerEntry)s!).Mark();
+            }, new LedgerEntry(ledger, i));
+            maxSeen = Math.Max(maxSeen, pool.PendingWorkItemCount);
+        }
+
+        ledger.WaitAll("every item");
+        ledger.AssertEachExactlyOnce();
+        Assert.True(maxSeen <= MaxTurns, $"the pool's queue held {maxSeen} entries (bound {Capacity}); the group's High lane never holds more than its {MaxTurns} turns, and no more tickets may wait than that");
+        Bounded.Until(() => pool.PendingWorkItemCount == 0, "the tickets left behind to be run");
+    }
+
     [Fact]
     public void Queue_Unbounded_QueueGrowsPastWhatABoundWouldAllow()
     {
