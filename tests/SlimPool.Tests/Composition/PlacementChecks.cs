@@ -30,6 +30,27 @@ internal static class PlacementChecks
         return findings.ToViolations();
     }
 
+    /// <summary>
+    /// A program whose items never block (they compute, throw, chain, await Task.Yield or are skipped) runs on at most one
+    /// thread more than the pool's workers: the starvation guard adds at most one spare for CPU-bound work (guarantee 8).
+    /// </summary>
+    public static IEnumerable<Violation> ComputeBoundAddsAtMostOneThread(ProgramRun run)
+    {
+        var findings = new Findings(Promise.ComputeBoundThreads);
+        if (run.Ledger.Items.Any(i => i.Spec.Kind is ItemKind.Block or ItemKind.BlockHinted))
+        {
+            return findings.ToViolations();
+        }
+
+        int threads = run.StepsRun.Where(s => run.IsWorker(s.Step.ThreadName)).Select(s => s.Step.ThreadId).Distinct().Count();
+        if (threads > run.Program.Pool.Workers + 1)
+        {
+            findings.Add($"items that never block ran on {threads} of the pool's threads; it has {run.Program.Pool.Workers} worker(s), and CPU-bound work may add one spare");
+        }
+
+        return findings.ToViolations();
+    }
+
     /// <summary>At most MaxConcurrency of a group's steps run at once; a serial group's never overlap.</summary>
     public static IEnumerable<Violation> GroupLimits(ProgramRun run)
     {

@@ -19,4 +19,5 @@ internal static class Promise
     public const string OwnContext = "ItemSeesItsOwnProducersAsyncLocal";
     public const string Counts = "CountsEqualTheLedger";
     public const string StartBound = "AcceptedItemStartsWithinBound";
+    public const string ComputeBoundThreads = "ComputeBoundWorkAddsAtMostOneThread";
 }

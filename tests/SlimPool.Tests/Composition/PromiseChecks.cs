@@ -23,6 +23,7 @@ internal static class PromiseChecks
         violations.AddRange(PlacementChecks.GroupLimits(run));
         violations.AddRange(PlacementChecks.SerialGroupKeepsProducerOrder(run));
         violations.AddRange(PlacementChecks.ItemSeesItsOwnContext(run));
+        violations.AddRange(PlacementChecks.ComputeBoundAddsAtMostOneThread(run));
         violations.AddRange(CountChecks.CountsEqualTheLedger(run));
         return violations;
     }
