@@ -63,6 +63,17 @@ internal sealed class LockFreeSegment
         }
     }
 
+    /// <summary>Whether every cell holds an entry not yet taken (a producer's claim would fail for room).</summary>
+    public bool IsFull
+    {
+        get
+        {
+            long head = Volatile.Read(ref _positions.Head);
+            long tail = Volatile.Read(ref _positions.Tail) & ~FrozenBit;
+            return tail - head >= _cells.Length;
+        }
+    }
+
     public void Freeze() => Interlocked.Or(ref _positions.Tail, FrozenBit);
 
     public bool TryEnqueue(in QueuedWorkItem item)

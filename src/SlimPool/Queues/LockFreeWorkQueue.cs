@@ -26,11 +26,18 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
     // forward along the _next links.
     private volatile LockFreeSegment _head;
     private volatile LockFreeSegment _tail;
+    private bool _retired; // under _growLock; see TryRetire
 
     /// <summary>Creates an empty queue.</summary>
     public LockFreeWorkQueue()
+        : this(InitialSegmentLength)
     {
-        _head = _tail = new LockFreeSegment(InitialSegmentLength);
+    }
+
+    /// <summary>Creates an empty queue whose first ring has <paramref name="initialSegmentLength"/> cells (a power of two).</summary>
+    internal LockFreeWorkQueue(int initialSegmentLength)
+    {
+        _head = _tail = new LockFreeSegment(initialSegmentLength);
     }
 
     /// <inheritdoc />
@@ -67,29 +74,84 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
     }
 
     /// <inheritdoc />
-    public void Enqueue(in QueuedWorkItem item)
+    public void Enqueue(in QueuedWorkItem item) => TryEnqueue(item);
+
+    /// <summary>
+    /// Adds an entry unless the queue was retired (<see cref="TryRetire"/>): false then, and the entry is not in the
+    /// queue. A queue never retired always accepts. The entry becomes visible through a compare-and-swap (a full fence).
+    /// </summary>
+    internal bool TryEnqueue(in QueuedWorkItem item)
     {
         while (true)
         {
             LockFreeSegment tail = _tail;
             if (tail.TryEnqueue(item))
             {
-                return;
+                return true;
             }
 
-            // The ring is full (or was frozen by another producer): grow once, then retry on the new tail.
+            // The ring is full, or frozen (by another producer that grew it, or by TryRetire): grow once, then retry on
+            // the new tail; or give up if the freeze retired the queue.
             lock (_growLock)
             {
+                if (_retired)
+                {
+                    return false;
+                }
+
                 if (tail == _tail)
                 {
                     // Freeze before linking: once a consumer can see Next, no producer can still add to this
-                    // ring, so "ring empty and Next set" means "ring finished" (see TryDequeue).
+                    // ring, so "ring empty and Next set" means "ring finished" (see TryDequeue). A ring that
+                    // TryRetire froze with entries in it is not full: the next one is as long.
+                    bool full = tail.IsFull;
                     tail.Freeze();
-                    var next = new LockFreeSegment(NextSegmentLength(tail.Length, Count));
+                    var next = new LockFreeSegment(full ? NextSegmentLength(tail.Length, Count) : tail.Length);
                     tail.Next = next;
                     _tail = next;
                 }
             }
+        }
+    }
+
+    /// <summary>
+    /// Retires the queue if it is empty: from then on every <see cref="TryEnqueue"/> fails, so the queue can be dropped
+    /// and its storage collected. True if the queue is (now) retired; false if it holds an entry or an entry is on its
+    /// way in, and then it stays usable.
+    /// </summary>
+    /// <remarks>
+    /// <para>The freeze of the last ring is the linearization point. A producer claims a cell with a compare-and-swap
+    /// on the ring's tail; the freeze sets a bit in that tail with an atomic or. Whichever comes first, the other sees
+    /// it: a claim before the freeze makes the ring non-empty when this looks after it (and the retire fails), and a
+    /// claim after the freeze fails, sending the producer to the grow lock, where it finds <c>_retired</c> and gives
+    /// up. Both the freeze-and-look and the producer's look at <c>_retired</c> run under <c>_growLock</c>, so a producer
+    /// that found the ring frozen cannot link a new ring behind a queue being retired, nor miss the flag.</para>
+    /// <para>A failed retire leaves the last ring frozen with entries in it: the next producer links a ring of the
+    /// same length behind it, as after a full ring, and consumers move on once it is drained.</para>
+    /// </remarks>
+    internal bool TryRetire()
+    {
+        lock (_growLock)
+        {
+            if (_retired)
+            {
+                return true;
+            }
+
+            LockFreeSegment tail = _tail;
+            if (tail != _head || !tail.IsEmpty)
+            {
+                return false; // more than one ring, or entries in the one: not empty (no freeze, nothing to undo)
+            }
+
+            tail.Freeze();
+            if (!tail.IsEmpty)
+            {
+                return false; // a producer claimed a cell between the look and the freeze
+            }
+
+            _retired = true;
+            return true;
         }
     }
 
