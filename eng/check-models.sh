@@ -12,12 +12,15 @@
 #                             no-progress rule's compute-bound limit); broken: OLD_ARMING (armed only when every worker
 #                             was busy), BROKEN_REFILL, BROKEN_RUNNABLE (the no-progress rule ignores blocked workers),
 #                             STRICT with COMPUTE (the property without the compute-bound allowance: the limit is real)
-#   GroupTurns.pml            (src/SlimPool/Groups/) BLOCKING, ABANDON (the group's sweep), MAXTURNS, QUANTUM; broken:
-#                             BROKEN (a turn given back without a re-check), BROKEN_SWEEP (no look after the sweep)
+#   GroupTurns.pml            (src/SlimPool/Groups/) BLOCKING, ABANDON (the group's sweep), MAXTURNS, QUANTUM; the
+#                             queue dropped when a turn finds it empty and installed again by a producer, always;
+#                             broken: BROKEN (a turn given back without a re-check), BROKEN_SWEEP (no look after the
+#                             sweep), BROKEN_DROP (the queue dropped without retiring it: an item lands in a dropped queue)
 # Sizes: 2 workers with 2 producers x 1 item, or 1 producer x 3 items; a steal's grace (DECLINES, one failed
 # dequeue with items queued) multiplies the states about threefold, so it runs with 1 producer x 2 items, and the
 # 3-item WS runs leave it out (DECLINES=0). The guard's limit for items that compute for ever shows with 1 worker and 3
-# items (more items than the worker and its one compute-bound spare). About 5 minutes in all.
+# items (more items than the worker and its one compute-bound spare). About 7 minutes in all (the group's 3-item run with
+# two turns, its queue dropped and installed again, has 7.9e7 states: about 2 minutes).
 # SLIMPOOL_THOROUGH=1 adds everything at once for SpinThenPark (1.2e8 states, about 3 minutes, several GiB).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -55,7 +58,8 @@ runs=(
   "$guard|$d -DBROKEN_RUNNABLE|some"
   "$group|$g -DBLOCKING -DABANDON|none" "$group|$g -DBROKEN|some" "$group|$g -DABANDON -DBROKEN_SWEEP|some"
   "$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON|none" "$group|$h -DBLOCKING -DABANDON|none"
-  "$group|$h -DABANDON -DBROKEN_SWEEP|some"
+  "$group|$h -DABANDON -DBROKEN_SWEEP|some" "$group|$g -DBROKEN_DROP|some" "$group|$h -DBROKEN_DROP|some"
+  "$group|-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DBLOCKING -DABANDON|none"
 )
 if [ "${SLIMPOOL_THOROUGH:-0}" = 1 ]; then
   runs+=("$stp|$b -DBLOCKING -DSPARES=1 -DWS -DDECLINES=0 -DSTOP|none" "$stp|-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=2|none")
