@@ -25,7 +25,7 @@ namespace SlimPool;
 public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
 {
     // A group costs what its fields and GroupTurns' do (about 230 bytes, idle) until something needs more: the
-    // SynchronizationContext is made by the first turn or the first read, the TaskScheduler, the skip counter's delegate,
+    // SynchronizationContext is made by the first turn or the first read, the TaskScheduler, the skip counter,
     // the default name and the shutdown's state by their first use, and the queue exists only while items wait
     // (GroupTurns). A million idle groups hold about 230 MB, not 34 GB.
     private readonly SlimThreadPool _pool;
@@ -34,9 +34,8 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
     private string? _name;                                   // SlimGroupOptions.Name, or made from _number on first read
     private SlimSynchronizationContext? _synchronizationContext;
     private SlimTaskScheduler? _taskScheduler;
-    private Action? _onItemSkipped;
+    private SkipCounter? _skipped;
     private GroupShutdown? _shutdown;
-    private long _cancelledCount;
 
     internal SlimThreadPoolGroup(SlimThreadPool pool, SlimGroupOptions options, int number)
     {
@@ -72,7 +71,7 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
     public long CompletedWorkItemCount => _turns.CompletedCount;
 
     /// <summary>The number of the group's items skipped because their cancellation token was cancelled before they started.</summary>
-    public long CancelledWorkItemCount => Interlocked.Read(ref _cancelledCount);
+    public long CancelledWorkItemCount => Volatile.Read(ref _skipped)?.Count ?? 0;
 
     /// <summary>
     /// A <see cref="System.Threading.Tasks.TaskScheduler"/> that runs tasks as the group's items: at most
@@ -114,7 +113,7 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
     {
         if (cancellationToken.CanBeCanceled)
         {
-            callback = new CancellableWorkItem(callback, state, cancellationToken, _onItemSkipped ?? MakeSkipCounter());
+            callback = new CancellableWorkItem(callback, state, cancellationToken, (Volatile.Read(ref _skipped) ?? MakeSkipCounter()).OnSkipped);
             state = null;
         }
 
@@ -134,10 +133,10 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
         return _taskScheduler!;
     }
 
-    private Action MakeSkipCounter()
+    private SkipCounter MakeSkipCounter()
     {
-        Interlocked.CompareExchange(ref _onItemSkipped, () => Interlocked.Increment(ref _cancelledCount), null);
-        return _onItemSkipped!;
+        Interlocked.CompareExchange(ref _skipped, new SkipCounter(), null);
+        return _skipped!;
     }
 
     // Queue: waits for room in a bounded pool (GroupTurns.TryAccept), throws once the group or the pool shut down.
