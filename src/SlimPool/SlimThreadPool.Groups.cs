@@ -9,6 +9,8 @@ public sealed partial class SlimThreadPool
     // The groups not yet shut down: a doubly linked list through the groups themselves (PreviousInPool, NextInPool),
     // newest first, all under _groupsLock. Adding and removing a group is O(1) and allocates nothing; the metrics and
     // the abandon's hand-back take a snapshot under the lock and walk it outside.
+    private static readonly SlimGroupOptions s_defaultGroupOptions = new(); // read only, never handed out
+
     private readonly Lock _groupsLock = new();
     private SlimThreadPoolGroup? _firstGroup; // under _groupsLock
     private int _groupCount;                  // under _groupsLock
@@ -26,7 +28,7 @@ public sealed partial class SlimThreadPool
     /// <exception cref="ObjectDisposedException">The pool has been shut down.</exception>
     public SlimThreadPoolGroup CreateGroup(SlimGroupOptions? options = null)
     {
-        options ??= new SlimGroupOptions();
+        options ??= s_defaultGroupOptions;
         if (IsShutDown)
         {
             ThrowDisposed();

@@ -98,6 +98,9 @@ internal sealed class GroupsScaleScenario : IScenario
     private static Measurement IdleBytes<TPool>(TPool pool, int count)
         where TPool : struct, IBenchPool
     {
+        // A first round grows what the pool itself keeps (its queue's rings hold as many items as were queued at once),
+        // so that the measured round counts the queues alone.
+        CreateUseDispose(pool, count);
         var queues = new ISerialQueue[count];
         var countdown = new StripedCountdown(count);
         CountdownItem[] items = CountdownItem.ForEachStripe(countdown);

@@ -48,7 +48,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
 
     // A queue's first ring: a group that runs an item now and then needs few cells, and pays for them each time it
     // wakes; a burst grows the queue fourfold a ring (LockFreeWorkQueue), and the queue goes when the burst is done.
-    private const int InitialQueueLength = 16;
+    private const int InitialQueueLength = 8;
 
     private readonly SlimThreadPool _pool;
     private readonly SlimThreadPoolGroup _group; // whose SynchronizationContext every item of the group runs under

@@ -5,6 +5,8 @@ namespace SlimPool;
 /// <summary>Shutdown of the group alone: drain or abandon its items, the pool and its other groups untouched.</summary>
 public sealed partial class SlimThreadPoolGroup
 {
+    private static readonly Task<ShutdownResult> s_drainedWithNothingPending = Task.FromResult(new ShutdownResult(ShutdownMode.Drain, [], runningWorkItemCount: 0));
+
     /// <summary>
     /// Stops the group accepting items. <see cref="ShutdownMode.Drain"/> runs every accepted item;
     /// <see cref="ShutdownMode.Abandon"/> lets the items already started finish and hands the queued ones back. The
@@ -89,7 +91,19 @@ public sealed partial class SlimThreadPoolGroup
             if (shutdown.Task is null)
             {
                 _turns.Close();
-                shutdown.Task = FinishWhenDrainedAsync();
+
+                // A group with nothing pending drained at its close: it leaves the pool's list now, with the one result
+                // every such drain has, instead of through an awaited continuation (a million actors' groups disposed
+                // one after another each pay only this).
+                if (_turns.Drained.IsCompleted)
+                {
+                    _pool.OnGroupShutDown(this);
+                    shutdown.Task = s_drainedWithNothingPending;
+                }
+                else
+                {
+                    shutdown.Task = FinishWhenDrainedAsync();
+                }
             }
 
             return shutdown.Task;

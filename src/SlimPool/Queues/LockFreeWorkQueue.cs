@@ -20,13 +20,12 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
     private const int InitialSegmentLength = 1024;
     private const int MaxSegmentLength = 1 << 20;
 
-    private readonly Lock _growLock = new();
+    private Lock? _growLock; // made by the first growth: a group's queue rarely grows
 
     // Consumers read and advance _head; producers read and replace _tail (under _growLock). Both only move
     // forward along the _next links.
     private volatile LockFreeSegment _head;
     private volatile LockFreeSegment _tail;
-    private bool _retired; // under _growLock; see TryRetire
 
     /// <summary>Creates an empty queue.</summary>
     public LockFreeWorkQueue()
@@ -91,22 +90,20 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
             }
 
             // The ring is full, or frozen (by another producer that grew it, or by TryRetire): grow once, then retry on
-            // the new tail; or give up if the freeze retired the queue.
-            lock (_growLock)
+            // the new tail; or give up if the queue was retired (a retired ring is never linked further: see TryRetire).
+            if (tail.IsRetired)
             {
-                if (_retired)
-                {
-                    return false;
-                }
+                return false;
+            }
 
+            lock (GrowLock)
+            {
                 if (tail == _tail)
                 {
                     // Freeze before linking: once a consumer can see Next, no producer can still add to this
-                    // ring, so "ring empty and Next set" means "ring finished" (see TryDequeue). A ring that
-                    // TryRetire froze with entries in it is not full: the next one is as long.
-                    bool full = tail.IsFull;
+                    // ring, so "ring empty and Next set" means "ring finished" (see TryDequeue).
                     tail.Freeze();
-                    var next = new LockFreeSegment(full ? NextSegmentLength(tail.Length, Count) : tail.Length);
+                    var next = new LockFreeSegment(NextSegmentLength(tail.Length, Count));
                     tail.Next = next;
                     _tail = next;
                 }
@@ -114,45 +111,37 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
         }
     }
 
+    private Lock GrowLock
+    {
+        get
+        {
+            Lock? growLock = Volatile.Read(ref _growLock);
+            if (growLock is null)
+            {
+                Interlocked.CompareExchange(ref _growLock, new Lock(), null);
+                growLock = _growLock!;
+            }
+
+            return growLock;
+        }
+    }
+
     /// <summary>
     /// Retires the queue if it is empty: from then on every <see cref="TryEnqueue"/> fails, so the queue can be dropped
-    /// and its storage collected. True if the queue is (now) retired; false if it holds an entry or an entry is on its
-    /// way in, and then it stays usable.
+    /// and its storage collected. True if the queue is (now) retired; false if it holds an entry, or an entry or a new
+    /// ring is on its way in, and then it stays as it was.
     /// </summary>
     /// <remarks>
-    /// <para>The freeze of the last ring is the linearization point. A producer claims a cell with a compare-and-swap
-    /// on the ring's tail; the freeze sets a bit in that tail with an atomic or. Whichever comes first, the other sees
-    /// it: a claim before the freeze makes the ring non-empty when this looks after it (and the retire fails), and a
-    /// claim after the freeze fails, sending the producer to the grow lock, where it finds <c>_retired</c> and gives
-    /// up. Both the freeze-and-look and the producer's look at <c>_retired</c> run under <c>_growLock</c>, so a producer
-    /// that found the ring frozen cannot link a new ring behind a queue being retired, nor miss the flag.</para>
-    /// <para>A failed retire leaves the last ring frozen with entries in it: the next producer links a ring of the
-    /// same length behind it, as after a full ring, and consumers move on once it is drained.</para>
+    /// The retire is one compare-and-swap on the last ring's tail (<see cref="LockFreeSegment.TryRetire"/>), the word a
+    /// producer's claim swaps and a growth freezes: a claim before it makes it fail, and after it every claim fails and
+    /// the producer, finding the ring retired, gives up instead of linking a new one. A ring that is full, or frozen for a
+    /// growth, is never retired, so no ring is ever linked behind a retired one. With more than one ring the queue is
+    /// not retired (the consumers have not moved past the older rings yet).
     /// </remarks>
     internal bool TryRetire()
     {
-        lock (_growLock)
-        {
-            if (_retired)
-            {
-                return true;
-            }
-
-            LockFreeSegment tail = _tail;
-            if (tail != _head || !tail.IsEmpty)
-            {
-                return false; // more than one ring, or entries in the one: not empty (no freeze, nothing to undo)
-            }
-
-            tail.Freeze();
-            if (!tail.IsEmpty)
-            {
-                return false; // a producer claimed a cell between the look and the freeze
-            }
-
-            _retired = true;
-            return true;
-        }
+        LockFreeSegment tail = _tail;
+        return tail.IsRetired || (tail == _head && tail.TryRetire());
     }
 
     // The next ring is four times the full one (at most MaxSegmentLength), or twice what is queued now if that is
