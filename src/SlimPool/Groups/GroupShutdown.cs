@@ -6,11 +6,13 @@ namespace SlimPool.Groups;
 /// </summary>
 internal sealed class GroupShutdown
 {
-    /// <summary>Guards the other members.</summary>
-    public Lock Lock { get; } = new();
+    private List<AbandonedWorkItem>? _abandoned;
+
+    /// <summary>Guards the other members: the object itself (a monitor), so a group's shutdown allocates one object.</summary>
+    public object Lock => this;
 
     /// <summary>The items the group's abandon handed back (under <see cref="Lock"/>).</summary>
-    public List<AbandonedWorkItem> Abandoned { get; } = [];
+    public List<AbandonedWorkItem> Abandoned => _abandoned ??= [];
 
     /// <summary>Whether an abandon was asked for (under <see cref="Lock"/>).</summary>
     public bool AbandonRequested { get; set; }

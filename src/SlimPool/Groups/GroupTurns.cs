@@ -50,10 +50,13 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     // wakes; a burst grows the queue fourfold a ring (LockFreeWorkQueue), and the queue goes when the burst is done.
     private const int InitialQueueLength = 8;
 
+    // The drained signal of every group that had nothing pending when it closed: completed once, shared.
+    private static readonly TaskCompletionSource s_drained = CompletedSignal();
+
     private readonly SlimThreadPool _pool;
     private readonly SlimThreadPoolGroup _group; // whose SynchronizationContext every item of the group runs under
     private LockFreeWorkQueue? _queue;           // null while the group holds no item (see the remarks)
-    private TaskCompletionSource? _drained;      // made by Close before _closed is raised
+    private TaskCompletionSource? _drained;      // set by Close, or by the first look that finds the closed group drained
     private readonly long _maxTurnTicks;         // Stopwatch ticks; 0 when turns have no time limit
     private readonly int _maxConcurrency;
     private readonly int _maxItemsPerTurn;
@@ -76,6 +79,13 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
             ? 0
             : Math.Max(1, (long)(options.MaxTurnDuration.TotalSeconds * Stopwatch.Frequency));
         _priority = options.Priority;
+    }
+
+    private static TaskCompletionSource CompletedSignal()
+    {
+        var drained = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        drained.SetResult();
+        return drained;
     }
 
     /// <summary>How many of the group's items may run at once.</summary>
@@ -175,7 +185,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         // for room: an await chain must not wait on the queue it feeds.
         _pool.ForceReserveSlot();
         Interlocked.Increment(ref _accepted);
-        if (Volatile.Read(ref _closed) != 0 && (Volatile.Read(ref _abandoning) != 0 || Drained.IsCompleted))
+        if (Volatile.Read(ref _closed) != 0 && (Volatile.Read(ref _abandoning) != 0 || Volatile.Read(ref _drained) is { Task.IsCompleted: true }))
         {
             OnItemNotRun();
             _pool.ReleaseSlot();
@@ -189,19 +199,25 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     /// <summary>Stops accepting items; true for the call that closed it.</summary>
     public bool Close()
     {
-        // The signal exists before _closed is raised (the exchange is a full fence), so whoever sees the close sees it.
-        Interlocked.CompareExchange(ref _drained, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously), null);
         if (Interlocked.Exchange(ref _closed, 1) != 0)
         {
             return false;
         }
 
-        // After the exchange (a full fence): pairs with the increment-then-look of TryAccept and CheckDrained.
-        if (PendingCount == 0)
+        // After the exchange (a full fence): pairs with the increment-then-look of TryAccept and CheckDrained. A group
+        // with nothing pending gets the shared completed signal; otherwise a signal of its own, installed before the
+        // second look, so that either this look or the last item's CheckDrained completes it (or installs the shared one
+        // first, which the compare-and-swap then keeps).
+        if (PendingCount != 0)
         {
-            _drained!.TrySetResult();
+            Interlocked.CompareExchange(ref _drained, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously), null);
+            if (PendingCount != 0)
+            {
+                return true;
+            }
         }
 
+        SignalDrained();
         return true;
     }
 
@@ -442,7 +458,14 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     {
         if (Volatile.Read(ref _closed) != 0 && ran + notRun == Volatile.Read(ref _accepted))
         {
-            _drained!.TrySetResult();
+            SignalDrained();
         }
+    }
+
+    // The group has drained: completes its signal, or installs the shared completed one where Close installed none.
+    private void SignalDrained()
+    {
+        TaskCompletionSource drained = Volatile.Read(ref _drained) ?? Interlocked.CompareExchange(ref _drained, s_drained, null) ?? s_drained;
+        drained.TrySetResult();
     }
 }

@@ -74,6 +74,12 @@ internal sealed class LockFreeSegment
     public void Freeze() => Interlocked.Or(ref _positions.Tail, FrozenBit);
 
     /// <summary>
+    /// Freezes the segment for a growth unless <see cref="TryRetire"/> retired it first: false then. The or and the
+    /// retire's compare-and-swap change the same word, so exactly one of them wins: after the freeze the retire fails.
+    /// </summary>
+    public bool FreezeUnlessRetired() => (Interlocked.Or(ref _positions.Tail, FrozenBit) & RetiredBit) == 0;
+
+    /// <summary>
     /// Freezes and retires the segment if it is empty and not frozen, with one compare-and-swap on the tail: the word every
     /// producer's claim (<see cref="TryEnqueue"/>) and every <see cref="Freeze"/> also changes, so the retire succeeds
     /// only if no claim and no freeze came between the look and the swap, and every claim after it fails.

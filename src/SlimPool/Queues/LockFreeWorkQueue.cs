@@ -101,8 +101,13 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
                 if (tail == _tail)
                 {
                     // Freeze before linking: once a consumer can see Next, no producer can still add to this
-                    // ring, so "ring empty and Next set" means "ring finished" (see TryDequeue).
-                    tail.Freeze();
+                    // ring, so "ring empty and Next set" means "ring finished" (see TryDequeue). A full ring may be
+                    // drained and retired between the look above and here; the freeze tells (see TryRetire).
+                    if (!tail.FreezeUnlessRetired())
+                    {
+                        return false;
+                    }
+
                     var next = new LockFreeSegment(NextSegmentLength(tail.Length, Count));
                     tail.Next = next;
                     _tail = next;
@@ -134,9 +139,11 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
     /// <remarks>
     /// The retire is one compare-and-swap on the last ring's tail (<see cref="LockFreeSegment.TryRetire"/>), the word a
     /// producer's claim swaps and a growth freezes: a claim before it makes it fail, and after it every claim fails and
-    /// the producer, finding the ring retired, gives up instead of linking a new one. A ring that is full, or frozen for a
-    /// growth, is never retired, so no ring is ever linked behind a retired one. With more than one ring the queue is
-    /// not retired (the consumers have not moved past the older rings yet).
+    /// the producer, finding the ring retired, gives up instead of linking a new one. A ring already frozen for a growth
+    /// is never retired; a full ring that consumers drain and this retires while a producer waits to grow it is seen
+    /// retired by that producer's freeze (<see cref="LockFreeSegment.FreezeUnlessRetired"/>), the same word, so no ring
+    /// is ever linked behind a retired one. With more than one ring the queue is not retired (the consumers have not
+    /// moved past the older rings yet).
     /// </remarks>
     internal bool TryRetire()
     {
