@@ -23,7 +23,7 @@ public sealed partial class SlimThreadPool
     /// </summary>
     /// <param name="options">The group's settings; <see langword="null"/> for the defaults (a serial queue). Copied, so
     /// later changes do not affect the group.</param>
-    /// <returns>The group. It costs no thread and, idle, about 230 bytes (it holds a queue only while items wait in it);
+    /// <returns>The group. It costs no thread and, idle, about 240 bytes (it holds a queue only while items wait in it);
     /// creating and retiring one take constant time. Dispose it to drain and retire it (the pool's shutdown does too).</returns>
     /// <exception cref="ObjectDisposedException">The pool has been shut down.</exception>
     public SlimThreadPoolGroup CreateGroup(SlimGroupOptions? options = null)

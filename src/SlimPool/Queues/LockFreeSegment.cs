@@ -71,8 +71,6 @@ internal sealed class LockFreeSegment
     /// <summary>Whether <see cref="TryRetire"/> retired the segment.</summary>
     public bool IsRetired => (Volatile.Read(ref _positions.Tail) & RetiredBit) != 0;
 
-    public void Freeze() => Interlocked.Or(ref _positions.Tail, FrozenBit);
-
     /// <summary>
     /// Freezes the segment for a growth unless <see cref="TryRetire"/> retired it first: false then. The or and the
     /// retire's compare-and-swap change the same word, so exactly one of them wins: after the freeze the retire fails.
@@ -81,7 +79,7 @@ internal sealed class LockFreeSegment
 
     /// <summary>
     /// Freezes and retires the segment if it is empty and not frozen, with one compare-and-swap on the tail: the word every
-    /// producer's claim (<see cref="TryEnqueue"/>) and every <see cref="Freeze"/> also changes, so the retire succeeds
+    /// producer's claim (<see cref="TryEnqueue"/>) and every growth's freeze (<see cref="FreezeUnlessRetired"/>) also changes, so the retire succeeds
     /// only if no claim and no freeze came between the look and the swap, and every claim after it fails.
     /// </summary>
     public bool TryRetire()
