@@ -12,15 +12,19 @@
 #                             no-progress rule's compute-bound limit); broken: OLD_ARMING (armed only when every worker
 #                             was busy), BROKEN_REFILL, BROKEN_RUNNABLE (the no-progress rule ignores blocked workers),
 #                             STRICT with COMPUTE (the property without the compute-bound allowance: the limit is real)
-#   GroupTurns.pml            (src/SlimPool/Groups/) BLOCKING, ABANDON (the group's sweep), MAXTURNS, QUANTUM; broken:
-#                             BROKEN (a turn given back without a re-check), BROKEN_SWEEP (no look after the sweep)
+#   GroupTurns.pml            (src/SlimPool/Groups/) BLOCKING, ABANDON (the group's sweep), MAXTURNS, QUANTUM; the
+#                             queue dropped when a turn finds it empty and installed again by a producer, always;
+#                             broken: BROKEN (a turn given back without a re-check), BROKEN_SWEEP (no look after the
+#                             sweep), BROKEN_DROP (the queue dropped without retiring it: an item lands in a dropped queue)
 #   PriorityLanes.pml         the High lane's tickets against direct takes; broken: TWO_WORDS (items and tickets
 #                             counted in two words: an item waits with no ticket)
 # Sizes: 2 workers with 2 producers x 1 item, or 1 producer x 3 items; a steal's grace (DECLINES, one failed
 # dequeue with items queued) multiplies the states about threefold, so it runs with 1 producer x 2 items, and the
 # 3-item WS runs leave it out (DECLINES=0). The guard's limit for items that compute for ever shows with 1 worker and 3
 # items (more items than the worker and its one compute-bound spare). About 5 minutes in all.
-# SLIMPOOL_THOROUGH=1 adds everything at once for SpinThenPark (1.2e8 states, about 3 minutes, several GiB).
+# SLIMPOOL_THOROUGH=1 adds everything at once for SpinThenPark (1.2e8 states, about 3 minutes, several GiB) and the
+# group's 3-item run with two turns and a quantum of 2, its queue dropped and installed again (7.9e7 states, about 2
+# minutes; CI runs the same with one turn).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -57,13 +61,15 @@ runs=(
   "$guard|$b -DCOMPUTE|none" "$guard|$a -DCOMPUTE|none" "$guard|$d -DCOMPUTE|none" "$guard|$d -DCOMPUTE -DSTRICT|some"
   "$guard|$d -DBROKEN_RUNNABLE|some"
   "$group|$g -DBLOCKING -DABANDON|none" "$group|$g -DBROKEN|some" "$group|$g -DABANDON -DBROKEN_SWEEP|some"
-  "$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON|none" "$group|$h -DBLOCKING -DABANDON|none"
-  "$group|$h -DABANDON -DBROKEN_SWEEP|some"
+  "$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON|none"
+  "$group|$h -DABANDON -DBROKEN_SWEEP|some" "$group|$g -DBROKEN_DROP|some" "$group|$h -DBROKEN_DROP|some"
+  "$group|-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DBLOCKING -DABANDON|none"
   "$lanes|$a|none" "$lanes|$a -DTWO_WORDS|some" "$lanes|$b|none" "$lanes|$b -DTWO_WORDS|some"
   "$lanes|-DWORKERS=2 -DPRODUCERS=3 -DPUSHES=1|none"
 )
 if [ "${SLIMPOOL_THOROUGH:-0}" = 1 ]; then
   runs+=("$stp|$b -DBLOCKING -DSPARES=1 -DWS -DDECLINES=0 -DSTOP|none" "$stp|-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=2|none")
+  runs+=("$group|$h -DBLOCKING -DABANDON|none")
 fi
 
 work=$(mktemp -d)

@@ -14,17 +14,28 @@ namespace SlimPool.Groups;
 /// <para><b>Fields.</b> <c>_turns</c> counts the turns held, each either queued on the pool or running; it never
 /// exceeds <c>_maxConcurrency</c>, so at most that many of the group's items run at once. A turn is taken by a
 /// compare-and-swap below the limit and given back by a decrement, both full fences. <c>_accepted</c> counts the items
-/// accepted (producers write it), <c>_ran</c> those run (the turns write it), each on its own cache line so that a
-/// producer and a turn do not pass a line back and forth at every item, and <c>_notRun</c> those handed back or refused
-/// after acceptance (rare). An item is pending from its acceptance until it is counted in one of the other two, and
-/// <c>_ran + _notRun ≤ _accepted</c> always holds; the group has drained when it is closed and none is pending.
-/// <c>_closed</c>, <c>_abandoning</c> and <c>_swept</c> go from 0 to 1 once each.</para>
-/// <para><b>No item is stranded.</b> While the queue holds an item, some turn is held. A producer publishes its item,
-/// fences, then reads <c>_turns</c> (<see cref="Enqueue"/>); a turn that finds the queue empty gives the turn back
-/// (a full fence), then looks at the queue again (<see cref="EndTurn"/>). Either the producer sees the turn given back
-/// and takes one, or the turn sees the item and takes itself back. A turn that yields at the end of its quantum keeps
-/// its turn and queues itself again; so does one that the pool's abandon stops, and the pool's shutdown then hands
-/// the group's items back in its place (<see cref="HandBack"/>).</para>
+/// accepted (producers write it), <c>_ran</c> those run (the turns write it, once a quantum), and <c>_notRun</c> those
+/// handed back or refused after acceptance (rare). An item is pending from its acceptance until it is counted in one of
+/// the other two, and <c>_ran + _notRun ≤ _accepted</c> always holds; the group has drained when it is closed and none
+/// is pending. <c>_closed</c>, <c>_abandoning</c> and <c>_swept</c> go from 0 to 1 once each. The counters are not padded
+/// to cache lines: a group is meant to cost a few hundred bytes, and there may be a million of them.</para>
+/// <para><b>The queue exists only while it holds items.</b> <c>_queue</c> is null until a producer needs it, and a turn
+/// that finds it empty retires it and clears the field (<see cref="DropQueueIfEmpty"/>), so an idle group holds no
+/// queue storage. A retired queue refuses every later enqueue (<see cref="LockFreeWorkQueue.TryRetire"/>), so an item
+/// is only ever accepted into the queue the field holds: a producer that read a queue just before its retirement fails
+/// to enqueue, clears the field itself if the retirer has not yet, installs a fresh queue (a compare-and-swap from null)
+/// and enqueues there. A queue leaves the field only after it was retired, and it is retired only when empty, so no item
+/// is ever left behind in a dropped queue, and a serial group's items stay in order (an item goes into a new queue only
+/// after the old one was emptied).</para>
+/// <para><b>No item is stranded.</b> While the queue holds an item, some turn is held. A producer publishes its item
+/// (the claim of its cell, a compare-and-swap: a full fence), then reads <c>_turns</c> (<see cref="Enqueue"/>); a turn
+/// that finds the queue empty drops it if it can, gives the turn back (a full fence), then reads <c>_queue</c> and looks
+/// at the queue it finds (<see cref="EndTurn"/>). Either the producer sees the turn given back and takes one, or the
+/// turn's look comes after the producer's claim: it then reads the producer's queue (installed before the claim, and
+/// replaced only once retired, which needs the item taken) and sees the item, and takes the turn back. A turn that yields
+/// at the end of its quantum keeps its turn and queues itself again; so does one that the pool's abandon stops, and the
+/// pool's shutdown then hands the group's items back in its place (<see cref="HandBack"/>). GroupTurns.pml models this,
+/// the drop included.</para>
 /// <para><b>Serial groups.</b> With one turn, one thread at a time takes items from the queue, in its order; a turn
 /// ends with a full fence (the decrement, or the pool's queueing of it) that the next turn's taking or dequeueing
 /// pairs with, so each item sees what the one before it wrote.</para>
@@ -35,34 +46,46 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     [ThreadStatic]
     private static GroupTurns? t_current;
 
+    // A queue's first ring: a group that runs an item now and then needs few cells, and pays for them each time it
+    // wakes; a burst grows the queue fourfold a ring (LockFreeWorkQueue), and the queue goes when the burst is done.
+    private const int InitialQueueLength = 8;
+
+    // The drained signal of every group that had nothing pending when it closed: completed once, shared.
+    private static readonly TaskCompletionSource s_drained = CompletedSignal();
+
     private readonly SlimThreadPool _pool;
-    private readonly WorkItemRunner _runner;
-    private readonly LockFreeWorkQueue _queue = new();
+    private readonly SlimThreadPoolGroup _group; // whose SynchronizationContext every item of the group runs under
+    private LockFreeWorkQueue? _queue;           // null while the group holds no item (see the remarks)
+    private TaskCompletionSource? _drained;      // set by Close, or by the first look that finds the closed group drained
+    private readonly long _maxTurnTicks;         // Stopwatch ticks; 0 when turns have no time limit
     private readonly int _maxConcurrency;
     private readonly int _maxItemsPerTurn;
-    private readonly long _maxTurnTicks; // Stopwatch ticks; 0 when turns have no time limit
     private readonly WorkItemPriority _priority;
-    private readonly TaskCompletionSource _drained = new(TaskCreationOptions.RunContinuationsAsynchronously);
-    private readonly SynchronizationContext _synchronizationContext; // the group's: every item of the group runs under it
     private int _turns;
-    private PaddedLong _accepted; // producers
-    private PaddedLong _ran;      // turns
-    private long _notRun;         // handed back, or refused after the close
+    private long _accepted; // producers
+    private long _ran;      // turns
+    private long _notRun;   // handed back, or refused after the close
     private int _closed;
     private int _abandoning;
     private int _swept;
 
-    public GroupTurns(SlimThreadPool pool, WorkItemRunner runner, SlimGroupOptions options, SynchronizationContext synchronizationContext)
+    public GroupTurns(SlimThreadPool pool, SlimThreadPoolGroup group, SlimGroupOptions options)
     {
         _pool = pool;
-        _runner = runner;
-        _synchronizationContext = synchronizationContext;
+        _group = group;
         _maxConcurrency = options.MaxConcurrency;
         _maxItemsPerTurn = options.MaxItemsPerTurn;
         _maxTurnTicks = options.MaxTurnDuration == Timeout.InfiniteTimeSpan
             ? 0
             : Math.Max(1, (long)(options.MaxTurnDuration.TotalSeconds * Stopwatch.Frequency));
         _priority = options.Priority;
+    }
+
+    private static TaskCompletionSource CompletedSignal()
+    {
+        var drained = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        drained.SetResult();
+        return drained;
     }
 
     /// <summary>How many of the group's items may run at once.</summary>
@@ -87,7 +110,10 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     public bool IsCurrent => t_current == this;
 
     /// <summary>The number of items queued and not yet started.</summary>
-    public int QueuedCount => _queue.Count;
+    public int QueuedCount => Volatile.Read(ref _queue)?.Count ?? 0;
+
+    /// <summary>Whether the group holds a queue (it drops it when a turn finds it empty).</summary>
+    public bool HasQueue => Volatile.Read(ref _queue) is not null;
 
     /// <summary>
     /// The number of items accepted and not yet finished or handed back; a running turn adds the items it ran once a
@@ -98,16 +124,16 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         get
         {
             // The finished counts first: every count only grows, so the difference is never negative.
-            long finished = Volatile.Read(ref _ran.Value) + Volatile.Read(ref _notRun);
-            return Volatile.Read(ref _accepted.Value) - finished;
+            long finished = Volatile.Read(ref _ran) + Volatile.Read(ref _notRun);
+            return Volatile.Read(ref _accepted) - finished;
         }
     }
 
     /// <summary>The number of items run (those that threw and those skipped as cancelled included).</summary>
-    public long CompletedCount => Volatile.Read(ref _ran.Value);
+    public long CompletedCount => Volatile.Read(ref _ran);
 
-    /// <summary>Completes when the group is closed and every accepted item has run or been handed back.</summary>
-    public Task Drained => _drained.Task;
+    /// <summary>Completes when the group is closed and every accepted item has run or been handed back; only after <see cref="Close"/>.</summary>
+    public Task Drained => Volatile.Read(ref _drained)!.Task;
 
     /// <summary>
     /// Accepts an item unless the group is closed or its pool shut down. An item accepted here runs exactly once, or is
@@ -128,7 +154,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
 
         // Counted before the look at _closed (both full fences): Close either sees the count and waits for the item,
         // or this sees Close and counts the item finished (not run).
-        Interlocked.Increment(ref _accepted.Value);
+        Interlocked.Increment(ref _accepted);
         if (Volatile.Read(ref _closed) != 0)
         {
             OnItemNotRun();
@@ -158,8 +184,8 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         // As in TryAccept: counted before the looks at _closed and _abandoning (full fences on both sides). Never refused
         // for room: an await chain must not wait on the queue it feeds.
         _pool.ForceReserveSlot();
-        Interlocked.Increment(ref _accepted.Value);
-        if (Volatile.Read(ref _closed) != 0 && (Volatile.Read(ref _abandoning) != 0 || _drained.Task.IsCompleted))
+        Interlocked.Increment(ref _accepted);
+        if (Volatile.Read(ref _closed) != 0 && (Volatile.Read(ref _abandoning) != 0 || Volatile.Read(ref _drained) is { Task.IsCompleted: true }))
         {
             OnItemNotRun();
             _pool.ReleaseSlot();
@@ -178,12 +204,20 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
             return false;
         }
 
-        // After the exchange (a full fence): pairs with the increment-then-look of TryAccept and CheckDrained.
-        if (PendingCount == 0)
+        // After the exchange (a full fence): pairs with the increment-then-look of TryAccept and CheckDrained. A group
+        // with nothing pending gets the shared completed signal; otherwise a signal of its own, installed before the
+        // second look, so that either this look or the last item's CheckDrained completes it (or installs the shared one
+        // first, which the compare-and-swap then keeps).
+        if (PendingCount != 0)
         {
-            _drained.TrySetResult();
+            Interlocked.CompareExchange(ref _drained, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously), null);
+            if (PendingCount != 0)
+            {
+                return true;
+            }
         }
 
+        SignalDrained();
         return true;
     }
 
@@ -203,7 +237,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         // A turn that ended during the sweep did not look at the queue again (EndTurn), so look here, after a full
         // fence: an item that turn would have seen is seen now and gets a turn.
         Interlocked.Exchange(ref _swept, 1);
-        if (!_queue.IsEmpty && TryTakeTurn())
+        if (!IsQueueEmpty && TryTakeTurn())
         {
             _pool.PublishAccepted(this, preferLocal: false, _priority);
         }
@@ -214,11 +248,12 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     {
         GroupTurns? outerGroup = t_current;
         SynchronizationContext? outerContext = SynchronizationContext.Current;
+        SynchronizationContext groupContext = _group.SynchronizationContext;
         t_current = this;
-        SynchronizationContext.SetSynchronizationContext(_synchronizationContext);
+        SynchronizationContext.SetSynchronizationContext(groupContext);
         try
         {
-            RunTurn(ExecutionContext.Capture());
+            RunTurn(ExecutionContext.Capture(), groupContext);
         }
         finally
         {
@@ -256,8 +291,9 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     // with nothing else waiting, moving the turn to the back of an empty queue would only move it to another core.
     // Items run are added to _ran once a quantum (a full fence each) rather than once an item, and before the turn
     // yields or ends, so the count trails by at most one quantum.
-    private void RunTurn(ExecutionContext? baseline)
+    private void RunTurn(ExecutionContext? baseline, SynchronizationContext groupContext)
     {
+        WorkItemRunner runner = _pool.Runner;
         int ran = 0;
         long counted = 0; // items run this turn and not yet added to _ran
         long startedAt = _maxTurnTicks == 0 ? 0 : Stopwatch.GetTimestamp();
@@ -285,13 +321,13 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
                 continue;
             }
 
-            _runner.Execute(item, baseline, _synchronizationContext);
+            runner.Execute(item, baseline, groupContext);
             _pool.OnItemCompleted(worker);
             counted++;
 
             if (++ran >= _maxItemsPerTurn || (startedAt != 0 && (ran & (ran - 1)) == 0 && Stopwatch.GetTimestamp() - startedAt >= _maxTurnTicks))
             {
-                if (!_queue.IsEmpty && _pool.HasQueuedWork)
+                if (!IsQueueEmpty && _pool.HasQueuedWork)
                 {
                     // Quantum spent with items waiting here and elsewhere: give the worker back, keeping the turn, which
                     // goes behind what the pool has queued (its shared queue, not this worker's own deque).
@@ -311,42 +347,78 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     // The group's abandon has begun and not yet swept the queue: turns leave what is queued to the sweep.
     private bool IsSweeping => Volatile.Read(ref _abandoning) != 0 && Volatile.Read(ref _swept) == 0;
 
+    // Whether the queue now in the field is missing or empty. A queue read before it was replaced is empty: it was
+    // retired, which only an empty queue can be.
+    private bool IsQueueEmpty => Volatile.Read(ref _queue) is not { IsEmpty: false };
+
     // Gives the turn back; true if this thread took it again because an item is waiting (the turn then runs on).
     private bool EndTurn()
     {
-        // The decrement is a full fence before the look at the queue: it pairs with Enqueue's publish-fence-read.
+        // While the turn is still held, so that the group does not keep a queue between its bursts. Safe from any thread
+        // at any time: a retire succeeds only on an empty queue and makes every later enqueue into it fail.
+        DropQueueIfEmpty();
+
+        // The decrement is a full fence before the reads of _queue and of its tail: it pairs with Enqueue's claim (a
+        // compare-and-swap) followed by its read of _turns. See the class remarks.
         Interlocked.Decrement(ref _turns);
         if (IsSweeping)
         {
             return false; // Abandon looks at the queue once more after its sweep
         }
 
-        return !_queue.IsEmpty && TryTakeTurn();
+        return !IsQueueEmpty && TryTakeTurn();
+    }
+
+    // Retires the queue if it is empty and clears the field; a producer that meets the retired queue first clears it
+    // itself (Enqueue). Both compare-and-swap from this queue, which is never installed again, so neither clears a
+    // newer one.
+    private void DropQueueIfEmpty()
+    {
+        LockFreeWorkQueue? queue = Volatile.Read(ref _queue);
+        if (queue is not null && queue.TryRetire())
+        {
+            Interlocked.CompareExchange(ref _queue, null, queue);
+        }
     }
 
     private void Enqueue(in QueuedWorkItem item)
     {
-        if (!((IFencedEnqueue)_queue).EnqueueFenced(item))
+        LockFreeWorkQueue queue = Volatile.Read(ref _queue) ?? InstallQueue();
+        while (!queue.TryEnqueue(item))
         {
-            Interlocked.MemoryBarrier();
+            // Retired between the read and the claim: the item is not in it. Clear the field for the retirer if it has
+            // not yet (so that this does not spin on it), and enqueue into the queue that replaces it.
+            Interlocked.CompareExchange(ref _queue, null, queue);
+            queue = Volatile.Read(ref _queue) ?? InstallQueue();
         }
 
-        // After the fence: see the class remarks. With every turn held, the holders take the item.
+        // The claim in TryEnqueue was a compare-and-swap, a full fence, before this read of _turns: see the class remarks.
+        // With every turn held, the holders take the item.
         if (TryTakeTurn())
         {
             _pool.PublishAccepted(this, preferLocal: true, _priority);
         }
     }
 
-    // Takes the group's oldest queued item, giving back the pool capacity slot it held.
+    // Installs a fresh queue where there is none; the producer that loses the race uses the winner's.
+    private LockFreeWorkQueue InstallQueue()
+    {
+        var fresh = new LockFreeWorkQueue(InitialQueueLength);
+        return Interlocked.CompareExchange(ref _queue, fresh, null) ?? fresh;
+    }
+
+    // Takes the group's oldest queued item, giving back the pool capacity slot it held. Every item is in the queue the
+    // field holds (see the remarks), so a missing queue means an empty one.
     private bool TryTake(out QueuedWorkItem item)
     {
-        if (_queue.TryDequeue(out item))
+        LockFreeWorkQueue? queue = Volatile.Read(ref _queue);
+        if (queue is not null && queue.TryDequeue(out item))
         {
             _pool.ReleaseSlot();
             return true;
         }
 
+        item = default;
         return false;
     }
 
@@ -372,11 +444,11 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     {
         if (count != 0)
         {
-            CheckDrained(Interlocked.Add(ref _ran.Value, count), Volatile.Read(ref _notRun));
+            CheckDrained(Interlocked.Add(ref _ran, count), Volatile.Read(ref _notRun));
         }
     }
 
-    private void OnItemNotRun() => CheckDrained(Volatile.Read(ref _ran.Value), Interlocked.Increment(ref _notRun));
+    private void OnItemNotRun() => CheckDrained(Volatile.Read(ref _ran), Interlocked.Increment(ref _notRun));
 
     // Called after an increment (a full fence) and before the look at _closed, as in TryAccept: either Close sees this
     // item finished, or this sees the close. Nothing is pending when the two finished counts, both read before the
@@ -384,9 +456,16 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     // items accepted then, which is at most the accepted count read after; equality makes all three equal.
     private void CheckDrained(long ran, long notRun)
     {
-        if (Volatile.Read(ref _closed) != 0 && ran + notRun == Volatile.Read(ref _accepted.Value))
+        if (Volatile.Read(ref _closed) != 0 && ran + notRun == Volatile.Read(ref _accepted))
         {
-            _drained.TrySetResult();
+            SignalDrained();
         }
+    }
+
+    // The group has drained: completes its signal, or installs the shared completed one where Close installed none.
+    private void SignalDrained()
+    {
+        TaskCompletionSource drained = Volatile.Read(ref _drained) ?? Interlocked.CompareExchange(ref _drained, s_drained, null) ?? s_drained;
+        drained.TrySetResult();
     }
 }

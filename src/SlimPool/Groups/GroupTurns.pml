@@ -13,12 +13,24 @@
  * With -DABANDON a process runs the group's abandon (GroupTurns.Abandon): it raises `abandoning`, sweeps the queue,
  * raises `swept`, and looks at the queue once more; turns that see the abandon before the sweep give their turn back
  * without a re-check (EndTurn).
+ * The queue exists only while it holds items: `cur` names the queue in GroupTurns._queue (0: none), each queue has its
+ * own count and retired flag. A producer reads `cur`, installs a fresh queue if there is none (a compare-and-swap from
+ * 0), and enqueues into the queue it read; the enqueue fails if that queue was retired, and the producer then clears
+ * `cur` if it still names that queue and tries again. A turn that finds the queue empty retires it if it is still
+ * empty (LockFreeWorkQueue.TryRetire: one compare-and-swap on the ring's tail, the word every producer's claim swaps
+ * and every growth's freeze changes, so retire and enqueue are modelled as atomic steps on the queue) and clears `cur`
+ * (a compare-and-swap from that queue), before it gives its turn back. The checks at the end add: no item is left in a
+ * queue that `cur` no longer names. Not modelled: the queue's rings and their growth (a queue is one counter here);
+ * that a producer about to grow a full ring sees a retire that came first (LockFreeSegment.FreezeUnlessRetired) is
+ * argued in LockFreeWorkQueue and tested (LockFreeRetireTests, which caught it missing).
  * Broken variants Spin must reject: -DBROKEN (EndTurn gives the turn back without looking at the queue again),
- * -DBROKEN_SWEEP (the abandon does not look at the queue after its sweep).
+ * -DBROKEN_SWEEP (the abandon does not look at the queue after its sweep), -DBROKEN_DROP (the turn drops the queue
+ * after seeing it empty, without retiring it, so a producer that read it earlier enqueues into a dropped queue).
  *
- * What is the code, step by step: the producer's publish (the lock-free queue's compare-and-swap, a full fence), its
- * separate read of `turns` and its compare-and-swap (TryTakeTurn); the turn's failed dequeue, its decrement (a full
- * fence), then separate reads of `abandoning`, `swept` and the queue. What is abstracted: the pool runs a queued turn
+ * What is the code, step by step: the producer's read of `cur`, its install, its publish (the lock-free queue's
+ * compare-and-swap, a full fence), its separate read of `turns` and its compare-and-swap (TryTakeTurn); the turn's read
+ * of `cur` and failed dequeue, its retire and clear, its decrement (a full fence), then separate reads of `abandoning`,
+ * `swept`, `cur` and that queue's count. What is abstracted: the pool runs a queued turn
  * eventually (its own no-lost-wake-up proof is the idle-wait models'): here a worker takes any queued turn. Memory is
  * sequentially consistent, as the code's full fences make the accesses that matter.
  */
@@ -39,13 +51,20 @@
 #define QUANTUM 1            /* SlimGroupOptions.MaxItemsPerTurn */
 #endif
 
-byte q = 0;                  /* the group's queue: items accepted, not taken */
+#define MAXQ 8               /* queue ids 1..MAXQ-1; 0 is "no queue" */
+byte cur = 0;                /* GroupTurns._queue: the queue installed now, 0 when none */
+byte lastId = 0;             /* the last queue id handed out */
+byte cnt[MAXQ];              /* items in each queue, accepted, not taken */
+bool retired[MAXQ];          /* LockFreeWorkQueue._retired */
 byte turns = 0;              /* GroupTurns._turns: turns held (queued on the pool or running) */
 byte poolQueue = 0;          /* turn entries queued on the pool */
 byte running = 0;            /* the group's items running now */
 bool abandoning = false;
 bool swept = false;
 byte handedBack = 0;
+
+/* The queue now installed holds an item (one atomic look: used only where the code's choice is free anyway). */
+#define QUEUED (cur != 0 && cnt[cur] > 0)
 
 /* GroupTurns.TryTakeTurn: a read, then a compare-and-swap below the limit. */
 inline tryTakeTurn(took) {
@@ -69,12 +88,44 @@ inline tryTakeTurn(took) {
     assert(turns <= MAXTURNS)
 }
 
+/* GroupTurns.Enqueue: read the field, install a queue where there is none, enqueue unless that queue was retired. */
+inline enqueue() {
+    bool done = false;
+    byte myq;
+    do
+    :: !done ->
+        myq = cur;
+        if
+        :: myq == 0 ->
+            atomic {                         /* InstallQueue: a compare-and-swap from null; the loser uses the winner's */
+                if
+                :: cur == 0 -> lastId++; assert(lastId < MAXQ); cur = lastId
+                :: else -> skip
+                fi;
+                myq = cur
+            }
+        :: else -> skip
+        fi;
+        atomic {                             /* TryEnqueue: the claim, or a refusal once the queue is retired */
+            if
+            :: !retired[myq] -> cnt[myq]++; done = true
+            :: else -> skip
+            fi
+        }
+        if
+        :: !done -> atomic { if :: cur == myq -> cur = 0 :: else -> skip fi }   /* clear the retired queue */
+        :: else -> skip
+        fi
+    :: else -> break
+    od
+}
+
 proctype Producer() {
     byte i = 0;
     bool took;
     do
     :: i < PUSHES ->
-        q++;                                 /* publish: EnqueueFenced's compare-and-swap, a full fence */
+        enqueue();                           /* publish: the claim's compare-and-swap, a full fence */
         tryTakeTurn(took);
         if
         :: took -> poolQueue++               /* PublishAccepted: a turn entry on the pool */
@@ -89,48 +140,76 @@ proctype Producer() {
 inline runTurn() {
     byte ran = 0;
     bool again;
+    byte tq;
     do
-    :: (abandoning && !swept) || q == 0 ->   /* IsSweeping, or a failed dequeue (separate reads) */
-        /* EndTurn */
-        turns--;                             /* Interlocked.Decrement: a full fence */
-#ifdef BROKEN
-        break;
-#else
+    :: tq = cur;                             /* TryTake reads the field, then dequeues from that queue */
         if
-        :: abandoning && !swept -> break     /* the sweep looks again after it */
-        :: else ->
+        :: atomic { !(abandoning && !swept) && tq != 0 && cnt[tq] > 0 -> cnt[tq]-- } ->   /* a successful dequeue */
+            running++;
+            assert(running <= MAXTURNS);
+#ifdef BLOCKING
             if
-            :: q > 0 ->
-                tryTakeTurn(again);
+            :: skip
+            :: true ->
+end_blocked:
+                false                            /* the item never returns: its turn stays held */
+            fi;
+#endif
+            running--;
+            ran++;
+            if
+            :: ran >= QUANTUM ->
                 if
-                :: again -> skip             /* took the turn back: run on */
+                :: QUEUED -> poolQueue++; break  /* yield: the turn, still held, goes back on the pool */
+                :: QUEUED -> ran = 0             /* nothing else queued on the pool (HasQueuedWork): it runs on */
+                :: else -> ran = 0
+                fi
+            :: else -> skip
+            fi
+        :: else ->                           /* IsSweeping, or a failed dequeue (separate reads) */
+            /* EndTurn: DropQueueIfEmpty, while the turn is held */
+            tq = cur;
+            if
+            :: tq != 0 ->
+#ifdef BROKEN_DROP
+                if
+                :: cnt[tq] == 0 ->               /* looks empty: dropped without retiring it */
+                    atomic { if :: cur == tq -> cur = 0 :: else -> skip fi }
+                :: else -> skip
+                fi
+#else
+                atomic {                         /* TryRetire: the freeze sees every claim before it; later ones fail */
+                    if
+                    :: cnt[tq] == 0 -> retired[tq] = true
+                    :: else -> skip
+                    fi
+                }
+                if
+                :: retired[tq] -> atomic { if :: cur == tq -> cur = 0 :: else -> skip fi }
+                :: else -> skip
+                fi
+#endif
+            :: else -> skip
+            fi;
+            turns--;                             /* Interlocked.Decrement: a full fence */
+#ifdef BROKEN
+            break;
+#else
+            if
+            :: abandoning && !swept -> break     /* the sweep looks again after it */
+            :: else ->
+                tq = cur;                        /* IsQueueEmpty: the field, then that queue's tail */
+                if
+                :: tq != 0 && cnt[tq] > 0 ->
+                    tryTakeTurn(again);
+                    if
+                    :: again -> skip             /* took the turn back: run on */
+                    :: else -> break
+                    fi
                 :: else -> break
                 fi
-            :: else -> break
             fi
-        fi
 #endif
-    :: atomic { !(abandoning && !swept) && q > 0 -> q-- } ->   /* a successful dequeue */
-        running++;
-        assert(running <= MAXTURNS);
-#ifdef BLOCKING
-        if
-        :: skip
-        :: true ->
-end_blocked:
-            false                            /* the item never returns: its turn stays held */
-        fi;
-#endif
-        running--;
-        ran++;
-        if
-        :: ran >= QUANTUM ->
-            if
-            :: q > 0 -> poolQueue++; break   /* yield: the turn, still held, goes back on the pool */
-            :: q > 0 -> ran = 0              /* nothing else queued on the pool (HasQueuedWork): it runs on */
-            :: else -> ran = 0
-            fi
-        :: else -> skip
         fi
     od
 }
@@ -146,15 +225,20 @@ end_idle:
 #ifdef ABANDON
 proctype Abandon() {
     bool took;
+    byte aq;
     abandoning = true;                       /* Interlocked.Exchange */
     do
-    :: atomic { q > 0 -> q--; handedBack++ }
-    :: atomic { q == 0 -> break }
+    :: aq = cur;                             /* TryTake: the field, then a dequeue from that queue */
+        if
+        :: atomic { aq != 0 && cnt[aq] > 0 -> cnt[aq]--; handedBack++ }
+        :: else -> break
+        fi
     od;
     swept = true;                            /* Interlocked.Exchange: a full fence before the look */
 #ifndef BROKEN_SWEEP
+    aq = cur;
     if
-    :: q > 0 ->
+    :: aq != 0 && cnt[aq] > 0 ->
         tryTakeTurn(took);
         if
         :: took -> poolQueue++
@@ -166,9 +250,17 @@ proctype Abandon() {
 }
 #endif
 
-/* Runs when nothing else can move: an item left in the queue must have a turn held for it. */
+/* Runs when nothing else can move: an item left in the queue must have a turn held for it, and no item may be left in
+ * a queue the group no longer holds. */
 active proctype Check() {
-    timeout -> assert(q == 0 || turns > 0)
+    byte k;
+    timeout ->
+    assert(!QUEUED || turns > 0);
+    k = 1;
+    do
+    :: k < MAXQ -> assert(k == cur || cnt[k] == 0); k++
+    :: else -> break
+    od
 }
 
 init {

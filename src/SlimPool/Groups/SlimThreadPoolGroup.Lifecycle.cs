@@ -1,12 +1,11 @@
+using SlimPool.Groups;
+
 namespace SlimPool;
 
 /// <summary>Shutdown of the group alone: drain or abandon its items, the pool and its other groups untouched.</summary>
 public sealed partial class SlimThreadPoolGroup
 {
-    private readonly Lock _shutdownLock = new();
-    private readonly List<AbandonedWorkItem> _abandoned = []; // under _shutdownLock
-    private bool _abandonRequested;                             // under _shutdownLock
-    private Task<ShutdownResult>? _shutdownTask;                // under _shutdownLock
+    private static readonly Task<ShutdownResult> s_drainedWithNothingPending = Task.FromResult(new ShutdownResult(ShutdownMode.Drain, [], runningWorkItemCount: 0));
 
     /// <summary>
     /// Stops the group accepting items. <see cref="ShutdownMode.Drain"/> runs every accepted item;
@@ -68,17 +67,46 @@ public sealed partial class SlimThreadPoolGroup
 
     private bool MayWaitHere => !_turns.IsCurrent && !_pool.IsOwnWorker;
 
-    private Task<ShutdownResult> Begin()
+    // The shutdown's state, made by the first call that needs it (an idle group does not carry it).
+    private GroupShutdown Shutdown
     {
-        lock (_shutdownLock)
+        get
         {
-            if (_shutdownTask is null)
+            GroupShutdown? shutdown = Volatile.Read(ref _shutdown);
+            if (shutdown is null)
             {
-                _turns.Close();
-                _shutdownTask = FinishWhenDrainedAsync();
+                Interlocked.CompareExchange(ref _shutdown, new GroupShutdown(), null);
+                shutdown = _shutdown!;
             }
 
-            return _shutdownTask;
+            return shutdown;
+        }
+    }
+
+    private Task<ShutdownResult> Begin()
+    {
+        GroupShutdown shutdown = Shutdown;
+        lock (shutdown.Lock)
+        {
+            if (shutdown.Task is null)
+            {
+                _turns.Close();
+
+                // A group with nothing pending drained at its close: it leaves the pool's list now, with the one result
+                // every such drain has, instead of through an awaited continuation (a million actors' groups disposed
+                // one after another each pay only this).
+                if (_turns.Drained.IsCompleted)
+                {
+                    _pool.OnGroupShutDown(this);
+                    shutdown.Task = s_drainedWithNothingPending;
+                }
+                else
+                {
+                    shutdown.Task = FinishWhenDrainedAsync();
+                }
+            }
+
+            return shutdown.Task;
         }
     }
 
@@ -86,15 +114,16 @@ public sealed partial class SlimThreadPoolGroup
     {
         // Lock is re-entrant: an item the abandon hands back never runs here, but a late turn it queues may run on this
         // thread when the pool has already finished (SlimThreadPool.PublishAccepted).
-        lock (_shutdownLock)
+        GroupShutdown shutdown = Shutdown;
+        lock (shutdown.Lock)
         {
-            if (_abandonRequested)
+            if (shutdown.AbandonRequested)
             {
                 return;
             }
 
-            _abandonRequested = true;
-            _turns.Abandon(_abandoned);
+            shutdown.AbandonRequested = true;
+            _turns.Abandon(shutdown.Abandoned);
         }
     }
 
@@ -122,9 +151,10 @@ public sealed partial class SlimThreadPoolGroup
 
     private ShutdownResult Result(int runningWorkItemCount)
     {
-        lock (_shutdownLock)
+        GroupShutdown shutdown = Shutdown;
+        lock (shutdown.Lock)
         {
-            return new ShutdownResult(_abandonRequested ? ShutdownMode.Abandon : ShutdownMode.Drain, [.. _abandoned], runningWorkItemCount);
+            return new ShutdownResult(shutdown.AbandonRequested ? ShutdownMode.Abandon : ShutdownMode.Drain, [.. shutdown.Abandoned], runningWorkItemCount);
         }
     }
 }

@@ -24,28 +24,29 @@ namespace SlimPool;
 /// </remarks>
 public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
 {
+    // A group costs what its fields and GroupTurns' do (240 bytes idle, measured, its SynchronizationContext included)
+    // until something needs more: the SynchronizationContext is made by the first turn or the first read, the
+    // TaskScheduler, the skip counter, the default name and the shutdown's state by their first use, and the queue
+    // exists only while items wait (GroupTurns). A million idle groups hold about 240 MB, not 34 GB.
     private readonly SlimThreadPool _pool;
     private readonly GroupTurns _turns;
-    private readonly string _name;
-    private readonly SlimSynchronizationContext _synchronizationContext;
-    private readonly SlimTaskScheduler _taskScheduler;
-    private readonly Action _onItemSkipped;
-    private long _cancelledCount;
+    private readonly int _number;                            // the pool's count of groups when this one was made
+    private string? _name;                                   // SlimGroupOptions.Name, or made from _number on first read
+    private SlimSynchronizationContext? _synchronizationContext;
+    private SlimTaskScheduler? _taskScheduler;
+    private SkipCounter? _skipped;
+    private GroupShutdown? _shutdown;
 
-    internal SlimThreadPoolGroup(SlimThreadPool pool, WorkItemRunner runner, SlimGroupOptions options, string name)
+    internal SlimThreadPoolGroup(SlimThreadPool pool, SlimGroupOptions options, int number)
     {
         _pool = pool;
-        _name = name;
-
-        // The context and the scheduler reach the group through this facade, and only once it is built.
-        _synchronizationContext = new SlimSynchronizationContext(this);
-        _taskScheduler = new SlimTaskScheduler(this);
-        _turns = new GroupTurns(pool, runner, options, _synchronizationContext);
-        _onItemSkipped = () => Interlocked.Increment(ref _cancelledCount);
+        _name = options.Name;
+        _number = number;
+        _turns = new GroupTurns(pool, this, options);
     }
 
     /// <summary>The group's name (<see cref="SlimGroupOptions.Name"/>, or the one the pool gave it).</summary>
-    public string Name => _name;
+    public string Name => _name ??= string.Create(System.Globalization.CultureInfo.InvariantCulture, $"{_pool.Name} group {_number}");
 
     /// <summary>The pool whose workers run the group's items.</summary>
     public SlimThreadPool Pool => _pool;
@@ -70,21 +71,30 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
     public long CompletedWorkItemCount => _turns.CompletedCount;
 
     /// <summary>The number of the group's items skipped because their cancellation token was cancelled before they started.</summary>
-    public long CancelledWorkItemCount => Interlocked.Read(ref _cancelledCount);
+    public long CancelledWorkItemCount => Volatile.Read(ref _skipped)?.Count ?? 0;
 
     /// <summary>
     /// A <see cref="System.Threading.Tasks.TaskScheduler"/> that runs tasks as the group's items: at most
     /// <see cref="MaxConcurrency"/> at a time. A task is inlined only inside one of the group's own items; a
     /// <see cref="TaskCreationOptions.LongRunning"/> task is an item like the others.
     /// </summary>
-    public TaskScheduler TaskScheduler => _taskScheduler;
+    public TaskScheduler TaskScheduler => _taskScheduler ?? MakeTaskScheduler();
 
     /// <summary>
     /// The <see cref="System.Threading.SynchronizationContext"/> the group's items run under: <c>Post</c> queues to the
     /// group, so <c>await</c> in the group resumes in the group. <c>Send</c> runs inline inside one of the group's
     /// items; elsewhere it posts and waits.
     /// </summary>
-    public SynchronizationContext SynchronizationContext => _synchronizationContext;
+    public SynchronizationContext SynchronizationContext => Volatile.Read(ref _synchronizationContext) ?? MakeSynchronizationContext();
+
+    /// <summary>The previous group in the pool's list of groups not yet shut down (under the pool's lock).</summary>
+    internal SlimThreadPoolGroup? PreviousInPool { get; set; }
+
+    /// <summary>The next group in the pool's list of groups not yet shut down (under the pool's lock).</summary>
+    internal SlimThreadPoolGroup? NextInPool { get; set; }
+
+    /// <summary>Whether the group holds a queue now: it has one only while items wait in it.</summary>
+    internal bool HasQueue => _turns.HasQueue;
 
     SlimThreadPool ISchedulingTarget.Pool => _pool;
 
@@ -103,11 +113,30 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
     {
         if (cancellationToken.CanBeCanceled)
         {
-            callback = new CancellableWorkItem(callback, state, cancellationToken, _onItemSkipped);
+            callback = new CancellableWorkItem(callback, state, cancellationToken, (Volatile.Read(ref _skipped) ?? MakeSkipCounter()).OnSkipped);
             state = null;
         }
 
         return _turns.TryAccept(callback, state, waitForRoom);
+    }
+
+    // The lazily made parts: racing threads may each make one, and all use the first one stored.
+    private SynchronizationContext MakeSynchronizationContext()
+    {
+        Interlocked.CompareExchange(ref _synchronizationContext, new SlimSynchronizationContext(this), null);
+        return _synchronizationContext!;
+    }
+
+    private TaskScheduler MakeTaskScheduler()
+    {
+        Interlocked.CompareExchange(ref _taskScheduler, new SlimTaskScheduler(this), null);
+        return _taskScheduler!;
+    }
+
+    private SkipCounter MakeSkipCounter()
+    {
+        Interlocked.CompareExchange(ref _skipped, new SkipCounter(), null);
+        return _skipped!;
     }
 
     // Queue: waits for room in a bounded pool (GroupTurns.TryAccept), throws once the group or the pool shut down.

@@ -18,6 +18,11 @@ internal sealed class LockFreeSegment
     // Set in the tail once the segment is frozen: every later producer CAS sees a different value and fails.
     private const long FrozenBit = 1L << 62;
 
+    // Set with FrozenBit, by TryRetire, in the tail of an empty segment: the queue it ends is retired for good.
+    private const long RetiredBit = 1L << 61;
+
+    private const long PositionMask = ~(FrozenBit | RetiredBit);
+
     private readonly Cell[] _cells;
     private readonly int _mask;
     private PaddedHeadAndTail _positions;
@@ -48,7 +53,7 @@ internal sealed class LockFreeSegment
             // Head first, then tail: head never passes tail, so tail <= head here means the two were equal
             // at the moment the tail was read.
             long head = Volatile.Read(ref _positions.Head);
-            long tail = Volatile.Read(ref _positions.Tail) & ~FrozenBit;
+            long tail = Volatile.Read(ref _positions.Tail) & PositionMask;
             return tail <= head;
         }
     }
@@ -58,12 +63,34 @@ internal sealed class LockFreeSegment
         get
         {
             long head = Volatile.Read(ref _positions.Head);
-            long tail = Volatile.Read(ref _positions.Tail) & ~FrozenBit;
+            long tail = Volatile.Read(ref _positions.Tail) & PositionMask;
             return Math.Max(0, tail - head);
         }
     }
 
-    public void Freeze() => Interlocked.Or(ref _positions.Tail, FrozenBit);
+    /// <summary>Whether <see cref="TryRetire"/> retired the segment.</summary>
+    public bool IsRetired => (Volatile.Read(ref _positions.Tail) & RetiredBit) != 0;
+
+    /// <summary>
+    /// Freezes the segment for a growth unless <see cref="TryRetire"/> retired it first: false then. The or and the
+    /// retire's compare-and-swap change the same word, so exactly one of them wins: after the freeze the retire fails.
+    /// </summary>
+    public bool FreezeUnlessRetired() => (Interlocked.Or(ref _positions.Tail, FrozenBit) & RetiredBit) == 0;
+
+    /// <summary>
+    /// Freezes and retires the segment if it is empty and not frozen, with one compare-and-swap on the tail: the word every
+    /// producer's claim (<see cref="TryEnqueue"/>) and every growth's freeze (<see cref="FreezeUnlessRetired"/>) also changes, so the retire succeeds
+    /// only if no claim and no freeze came between the look and the swap, and every claim after it fails.
+    /// </summary>
+    public bool TryRetire()
+    {
+        // Head first, then tail: head never passes tail, so tail == head means the segment was empty when the tail was
+        // read; the swap then succeeds only if the tail has not moved since, so it was still empty at the swap.
+        long head = Volatile.Read(ref _positions.Head);
+        long tail = Volatile.Read(ref _positions.Tail);
+        return (tail & FrozenBit) == 0 && tail == head
+            && Interlocked.CompareExchange(ref _positions.Tail, tail | FrozenBit | RetiredBit, tail) == tail;
+    }
 
     public bool TryEnqueue(in QueuedWorkItem item)
     {
@@ -121,7 +148,7 @@ internal sealed class LockFreeSegment
                 // Not written for this lap. Either nothing was claimed (empty), or a producer claimed this
                 // position and is between its CAS and its publish: wait for it rather than report "empty",
                 // because its Enqueue may complete at any moment and later positions may already be complete.
-                long tail = Volatile.Read(ref _positions.Tail) & ~FrozenBit;
+                long tail = Volatile.Read(ref _positions.Tail) & PositionMask;
                 if (tail <= head)
                 {
                     item = default;

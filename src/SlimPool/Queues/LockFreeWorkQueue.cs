@@ -20,7 +20,7 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
     private const int InitialSegmentLength = 1024;
     private const int MaxSegmentLength = 1 << 20;
 
-    private readonly Lock _growLock = new();
+    private Lock? _growLock; // made by the first growth: a group's queue rarely grows
 
     // Consumers read and advance _head; producers read and replace _tail (under _growLock). Both only move
     // forward along the _next links.
@@ -29,8 +29,14 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
 
     /// <summary>Creates an empty queue.</summary>
     public LockFreeWorkQueue()
+        : this(InitialSegmentLength)
     {
-        _head = _tail = new LockFreeSegment(InitialSegmentLength);
+    }
+
+    /// <summary>Creates an empty queue whose first ring has <paramref name="initialSegmentLength"/> cells (a power of two).</summary>
+    internal LockFreeWorkQueue(int initialSegmentLength)
+    {
+        _head = _tail = new LockFreeSegment(initialSegmentLength);
     }
 
     /// <inheritdoc />
@@ -67,30 +73,82 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
     }
 
     /// <inheritdoc />
-    public void Enqueue(in QueuedWorkItem item)
+    public void Enqueue(in QueuedWorkItem item) => TryEnqueue(item);
+
+    /// <summary>
+    /// Adds an entry unless the queue was retired (<see cref="TryRetire"/>): false then, and the entry is not in the
+    /// queue. A queue never retired always accepts. The entry becomes visible through a compare-and-swap (a full fence).
+    /// </summary>
+    internal bool TryEnqueue(in QueuedWorkItem item)
     {
         while (true)
         {
             LockFreeSegment tail = _tail;
             if (tail.TryEnqueue(item))
             {
-                return;
+                return true;
             }
 
-            // The ring is full (or was frozen by another producer): grow once, then retry on the new tail.
-            lock (_growLock)
+            // The ring is full, or frozen (by another producer that grew it, or by TryRetire): grow once, then retry on
+            // the new tail; or give up if the queue was retired (a retired ring is never linked further: see TryRetire).
+            if (tail.IsRetired)
+            {
+                return false;
+            }
+
+            lock (GrowLock)
             {
                 if (tail == _tail)
                 {
                     // Freeze before linking: once a consumer can see Next, no producer can still add to this
-                    // ring, so "ring empty and Next set" means "ring finished" (see TryDequeue).
-                    tail.Freeze();
+                    // ring, so "ring empty and Next set" means "ring finished" (see TryDequeue). A full ring may be
+                    // drained and retired between the look above and here; the freeze tells (see TryRetire).
+                    if (!tail.FreezeUnlessRetired())
+                    {
+                        return false;
+                    }
+
                     var next = new LockFreeSegment(NextSegmentLength(tail.Length, Count));
                     tail.Next = next;
                     _tail = next;
                 }
             }
         }
+    }
+
+    private Lock GrowLock
+    {
+        get
+        {
+            Lock? growLock = Volatile.Read(ref _growLock);
+            if (growLock is null)
+            {
+                Interlocked.CompareExchange(ref _growLock, new Lock(), null);
+                growLock = _growLock!;
+            }
+
+            return growLock;
+        }
+    }
+
+    /// <summary>
+    /// Retires the queue if it is empty: from then on every <see cref="TryEnqueue"/> fails, so the queue can be dropped
+    /// and its storage collected. True if the queue is (now) retired; false if it holds an entry, or an entry or a new
+    /// ring is on its way in, and then it stays as it was.
+    /// </summary>
+    /// <remarks>
+    /// The retire is one compare-and-swap on the last ring's tail (<see cref="LockFreeSegment.TryRetire"/>), the word a
+    /// producer's claim swaps and a growth freezes: a claim before it makes it fail, and after it every claim fails and
+    /// the producer, finding the ring retired, gives up instead of linking a new one. A ring already frozen for a growth
+    /// is never retired; a full ring that consumers drain and this retires while a producer waits to grow it is seen
+    /// retired by that producer's freeze (<see cref="LockFreeSegment.FreezeUnlessRetired"/>), the same word, so no ring
+    /// is ever linked behind a retired one. With more than one ring the queue is not retired (the consumers have not
+    /// moved past the older rings yet).
+    /// </remarks>
+    internal bool TryRetire()
+    {
+        LockFreeSegment tail = _tail;
+        return tail.IsRetired || (tail == _head && tail.TryRetire());
     }
 
     // The next ring is four times the full one (at most MaxSegmentLength), or twice what is queued now if that is

@@ -1,0 +1,22 @@
+namespace SlimPool.Groups;
+
+/// <summary>
+/// A group's shutdown state (<see cref="SlimThreadPoolGroup.ShutdownAsync"/>), made by its first shutdown call so that a
+/// group that is never shut down alone does not carry it.
+/// </summary>
+internal sealed class GroupShutdown
+{
+    private List<AbandonedWorkItem>? _abandoned;
+
+    /// <summary>Guards the other members: the object itself (a monitor), so a group's shutdown allocates one object.</summary>
+    public object Lock => this;
+
+    /// <summary>The items the group's abandon handed back (under <see cref="Lock"/>).</summary>
+    public List<AbandonedWorkItem> Abandoned => _abandoned ??= [];
+
+    /// <summary>Whether an abandon was asked for (under <see cref="Lock"/>).</summary>
+    public bool AbandonRequested { get; set; }
+
+    /// <summary>The shutdown's outcome, once begun (under <see cref="Lock"/>).</summary>
+    public Task<ShutdownResult>? Task { get; set; }
+}

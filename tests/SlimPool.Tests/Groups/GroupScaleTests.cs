@@ -1,0 +1,229 @@
+using SlimPool.Tests.Infrastructure;
+using Xunit.Abstractions;
+
+namespace SlimPool.Tests.Groups;
+
+/// <summary>
+/// Groups at actor scale: an idle group's size, create and dispose of many groups, the pool's shutdown over many groups
+/// whose queues were dropped and made again, and producers racing the turn that drops the queue.
+/// </summary>
+[Collection(RunsAloneCollection.Name)] // the size test reads the whole process's heap
+public sealed class GroupScaleTests(ITestOutputHelper output)
+{
+    private const int MaxIdleGroupBytes = 256;
+
+    private static readonly Action<object?> s_signal = static state => ((CountdownEvent)state!).Signal();
+
+    [Fact]
+    public void CreateGroup_TenThousandGroupsEachRunOneItem_RetainAtMost256BytesEach()
+    {
+        const int Groups = 10_000;
+        using SlimThreadPool pool = TestPools.Create(workers: 2);
+
+        // A first round, twice as large, grows what the pool itself keeps (its queue's rings hold as many turns as were
+        // queued at once, and the measured round queues at most half as many), so that the measured round counts the
+        // groups alone.
+        RunOneItemEach(pool, new SlimThreadPoolGroup[2 * Groups], dispose: true);
+
+        var groups = new SlimThreadPoolGroup[Groups];
+        long before = GC.GetTotalMemory(forceFullCollection: true);
+        RunOneItemEach(pool, groups, dispose: false);
+        Bounded.Until(() => groups.All(g => !g.HasQueue), "every group dropped its queue after its turn");
+        long after = GC.GetTotalMemory(forceFullCollection: true);
+
+        double perGroup = (after - before) / (double)Groups;
+        output.WriteLine($"retained per idle group: {perGroup:0.0} B");
+        Assert.True(
+            perGroup <= MaxIdleGroupBytes,
+            $"An idle group that ran one item retains {perGroup:0} bytes (heap {before:N0} -> {after:N0} B over {Groups:N0} groups); the promise is at most {MaxIdleGroupBytes} B.");
+        Assert.Equal(Groups, pool.GroupCount);
+        foreach (SlimThreadPoolGroup group in groups)
+        {
+            group.Dispose();
+        }
+
+        Assert.Equal(0, pool.GroupCount);
+    }
+
+    [Fact]
+    public void CreateAndDispose_HundredThousandGroups_FinishesAndLeavesNoGroupInThePool()
+    {
+        const int Groups = 100_000;
+        using SlimThreadPool pool = TestPools.Create(workers: 2);
+        var groups = new SlimThreadPoolGroup[Groups];
+
+        Bounded.Run(
+            () =>
+            {
+                for (int i = 0; i < Groups; i++)
+                {
+                    groups[i] = pool.CreateGroup();
+                }
+
+                // Out of creation order, so that removals hit the head, the tail and the middle of the pool's list.
+                for (int i = 0; i < Groups; i += 2)
+                {
+                    groups[i].Dispose();
+                }
+
+                for (int i = Groups - 1; i > 0; i -= 2)
+                {
+                    groups[i].Dispose();
+                }
+            },
+            "creating and disposing 100,000 groups");
+
+        Assert.Equal(0, pool.GroupCount);
+        Assert.Empty(pool.Groups);
+    }
+
+    [Theory]
+    [InlineData(ShutdownMode.Drain)]
+    [InlineData(ShutdownMode.Abandon)]
+    public void PoolShutdown_ManyGroupsSomeWithTheirQueueDroppedAndMadeAgain_RunsOrHandsBackEveryItemOnce(ShutdownMode mode)
+    {
+        const int Groups = 2_000;
+        const int PerGroup = 3;
+        SlimThreadPool pool = TestPools.Create(workers: 2);
+        var groups = new SlimThreadPoolGroup[Groups];
+        RunOneItemEach(pool, groups, dispose: false);
+        Bounded.Until(() => groups.All(g => !g.HasQueue), "every group dropped its queue after its first item");
+
+        // Hold both workers, then queue again to every other group: those make a new queue; the rest stay idle.
+        using var release = new ManualResetEventSlim(false);
+        using var holding = new CountdownEvent(2);
+        for (int w = 0; w < 2; w++)
+        {
+            pool.Queue(() =>
+            {
+                holding.Signal();
+                release.Wait(Bounded.Timeout);
+            });
+        }
+
+        Bounded.Wait(holding, "both workers held");
+        var ledger = new Ledger(Groups / 2 * PerGroup);
+        for (int g = 0; g < Groups; g += 2)
+        {
+            for (int k = 0; k < PerGroup; k++)
+            {
+                int id = (g / 2 * PerGroup) + k;
+                groups[g].Queue(() => ledger.Mark(id));
+            }
+        }
+
+        Assert.All(groups.Where((_, i) => i % 2 == 0), g => Assert.True(g.HasQueue));
+        Task<ShutdownResult> shutdown = pool.ShutdownAsync(mode);
+        release.Set();
+        ShutdownResult result = Bounded.Result(shutdown, $"the pool's {mode} over {Groups:N0} groups");
+        foreach (AbandonedWorkItem item in result.AbandonedItems)
+        {
+            item.Run();
+        }
+
+        ledger.WaitAll("every group item run by the drain or by the test after the hand-back");
+        ledger.AssertEachExactlyOnce();
+        if (mode == ShutdownMode.Drain)
+        {
+            Assert.Empty(result.AbandonedItems);
+        }
+        else
+        {
+            Assert.Equal(ledger.Count, result.AbandonedCount); // the workers were held: nothing of the groups' ran
+        }
+    }
+
+    [Theory]
+    [InlineData(1)]
+    [InlineData(2)]
+    public void GroupQueue_ProducersRacingTheTurnThatDropsTheQueue_EachItemRunsExactlyOnceAndInOrder(int maxConcurrency)
+    {
+        const int Producers = 3;
+        const int PerProducer = 20_000;
+        using SlimThreadPool pool = TestPools.Create(workers: 2);
+        using SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = maxConcurrency });
+        var ledger = new Ledger(Producers * PerProducer);
+        var lastSeen = new int[Producers];
+        int outOfOrder = 0;
+        for (int p = 0; p < Producers; p++)
+        {
+            lastSeen[p] = -1;
+        }
+
+        // Bursts of one to three items with short gaps: the group keeps going empty, so its turn drops the queue while
+        // the next burst's producers are queueing into it.
+        var threads = new Thread[Producers];
+        for (int p = 0; p < Producers; p++)
+        {
+            int producer = p;
+            threads[p] = new Thread(() =>
+            {
+                var random = new Random(producer);
+                for (int i = 0; i < PerProducer; i++)
+                {
+                    int sequence = i;
+                    int id = (producer * PerProducer) + i;
+                    group.Queue(() =>
+                    {
+                        if (maxConcurrency == 1)
+                        {
+                            if (lastSeen[producer] >= sequence)
+                            {
+                                Interlocked.Increment(ref outOfOrder);
+                            }
+
+                            lastSeen[producer] = sequence;
+                        }
+
+                        ledger.Mark(id);
+                    });
+                    if (random.Next(3) == 0)
+                    {
+                        Thread.SpinWait(random.Next(50, 2_000));
+                    }
+                }
+            })
+            {
+                IsBackground = true,
+            };
+        }
+
+        foreach (Thread thread in threads)
+        {
+            thread.Start();
+        }
+
+        foreach (Thread thread in threads)
+        {
+            Assert.True(thread.Join(Bounded.Timeout), "a producer did not finish in time");
+        }
+
+        ledger.WaitAll("every item queued to the group");
+        ledger.AssertEachExactlyOnce();
+        Assert.Equal(0, Volatile.Read(ref outOfOrder));
+        Bounded.Until(() => !group.HasQueue, "the group dropped its queue once idle");
+    }
+
+    // Creates a group per slot, queues one item to each and waits until all have run; disposes them if asked.
+    private static void RunOneItemEach(SlimThreadPool pool, SlimThreadPoolGroup[] groups, bool dispose)
+    {
+        using var done = new CountdownEvent(groups.Length);
+        for (int i = 0; i < groups.Length; i++)
+        {
+            groups[i] = pool.CreateGroup();
+            groups[i].Queue(s_signal, done);
+        }
+
+        Bounded.Wait(done, "one item in each group");
+        Bounded.Wait(pool.WaitForIdleAsync(), "the pool idle");
+        if (dispose)
+        {
+            foreach (SlimThreadPoolGroup group in groups)
+            {
+                group.Dispose();
+            }
+
+            Array.Clear(groups);
+        }
+    }
+}
