@@ -6,14 +6,38 @@ namespace SlimPool.Bench;
 /// <summary>What the user asked for on the command line, validated.</summary>
 internal sealed record BenchSettings
 {
-    public const int DefaultRepeat = 10;
+    /// <summary>The default run's least repetitions per pool and cell, before the interval may stop a cell.</summary>
+    public const int DefaultMinRepeat = 5;
 
-    public const int QuickRepeat = 4;
+    /// <summary>The default run's most repetitions per pool and cell.</summary>
+    public const int DefaultMaxRepeat = 10;
+
+    public const int QuickMinRepeat = 3;
+
+    public const int QuickMaxRepeat = 4;
+
+    /// <summary>A cell stops once every ratio's 95% interval lies within this fraction of the ratio either side.</summary>
+    public const double DefaultTargetHalfWidth = 0.05;
 
     public BenchMode Mode { get; init; }
 
-    /// <summary>Measured repetitions per pool and cell, each after its own warm-up.</summary>
-    public int Repeat { get; init; } = DefaultRepeat;
+    /// <summary>
+    /// Measured repetitions per pool and cell, each after its own warm-up: at least <see cref="MinRepeat"/>, then
+    /// one more at a time until every ratio's interval is within <see cref="TargetHalfWidth"/> or
+    /// <see cref="MaxRepeat"/> are done. <c>--repeat N</c> sets both to N.
+    /// </summary>
+    public int MinRepeat { get; init; } = DefaultMinRepeat;
+
+    /// <inheritdoc cref="MinRepeat"/>
+    public int MaxRepeat { get; init; } = DefaultMaxRepeat;
+
+    /// <summary>The interval's half-width, as a fraction of the ratio, that stops a cell early.</summary>
+    public double TargetHalfWidth { get; init; } = DefaultTargetHalfWidth;
+
+    /// <summary>The repetitions in words: "5 to 10 (stopping at ±5%)" or "10".</summary>
+    public string RepeatText => MinRepeat == MaxRepeat
+        ? $"{MaxRepeat}"
+        : $"{MinRepeat} to {MaxRepeat} (a cell stops once every ratio's 95% interval is within ±{TargetHalfWidth:P0})";
 
     /// <summary>Each repetition in a fresh child process (the default), or all in this process.</summary>
     public Isolation Isolation { get; init; } = Isolation.Process;
@@ -42,9 +66,9 @@ internal sealed record BenchSettings
     /// <summary>Throws <see cref="ArgumentException"/> with a one-line message when the settings do not make sense.</summary>
     public void Validate()
     {
-        if (Repeat < 1)
+        if (MinRepeat < 1 || MaxRepeat < MinRepeat)
         {
-            throw new ArgumentException($"--repeat must be at least 1, got {Repeat}");
+            throw new ArgumentException($"--repeat must be at least 1, got {MinRepeat}");
         }
 
         foreach (int workers in Workers ?? [])

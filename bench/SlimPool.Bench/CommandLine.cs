@@ -10,7 +10,7 @@ internal sealed class CommandLine
 {
     private readonly Option<string?> _scenario = new("--scenario", "-s") { Description = "Scenarios to run, comma-separated, or 'all' (default). Known: " + string.Join(", ", ScenarioCatalog.All.Select(s => s.Name)) + "." };
     private readonly Option<string?> _pools = new("--pools", "-p") { Description = "Pools, comma-separated (default: ThreadPool, SlimPool); 'all' adds the seed's view of the built-in pool (ThreadPool via IThreadPool), other SlimPool configurations and the naive pool. ThreadPool, the reference, always runs." };
-    private readonly Option<string?> _repeat = new("--repeat", "-r") { Description = $"Measured repetitions per pool and cell, each after its own warm-up (default {BenchSettings.DefaultRepeat}; {BenchSettings.QuickRepeat} with --quick)." };
+    private readonly Option<string?> _repeat = new("--repeat", "-r") { Description = $"Measured repetitions per pool and cell, each after its own warm-up. Default: at least {BenchSettings.DefaultMinRepeat}, then until every ratio's 95% interval is within ±{BenchSettings.DefaultTargetHalfWidth:P0} or {BenchSettings.DefaultMaxRepeat} are done ({BenchSettings.QuickMinRepeat} to {BenchSettings.QuickMaxRepeat} with --quick); N: exactly N." };
     private readonly Option<string?> _isolation = new("--isolation") { Description = "'process' (default): each repetition in a fresh child process, pools alternating order; 'inproc': all in this process, for quick looks." };
     private readonly Option<string?> _cpus = new("--cpus") { Description = "Core counts, comma-separated (e.g. 1,2,4): runs each cell with the child process limited to the first N cores (taskset) and prints how each pool scales." };
     private readonly Option<string?> _work = new("--work") { Description = "tiny-work's work per item in µs, comma-separated (default 0.1,1,10,100,1000; 1,100 with --quick)." };
@@ -58,10 +58,12 @@ internal sealed class CommandLine
             throw new ArgumentException("--quick and --full cannot be combined");
         }
 
+        int? repeat = result.GetValue(_repeat) is { } text ? Integer("--repeat", text) : null;
         var settings = new BenchSettings
         {
             Mode = quick ? BenchMode.Quick : full ? BenchMode.Full : BenchMode.Default,
-            Repeat = result.GetValue(_repeat) is { } repeat ? Integer("--repeat", repeat) : quick ? BenchSettings.QuickRepeat : BenchSettings.DefaultRepeat,
+            MinRepeat = repeat ?? (quick ? BenchSettings.QuickMinRepeat : BenchSettings.DefaultMinRepeat),
+            MaxRepeat = repeat ?? (quick ? BenchSettings.QuickMaxRepeat : BenchSettings.DefaultMaxRepeat),
             Isolation = result.GetValue(_isolation) switch
             {
                 null or "process" => Isolation.Process,

@@ -21,7 +21,9 @@ public sealed class CommandLineTests
         BenchSettings settings = Read();
 
         Assert.Equal(BenchMode.Default, settings.Mode);
-        Assert.Equal(10, settings.Repeat);
+        Assert.Equal(5, settings.MinRepeat);
+        Assert.Equal(10, settings.MaxRepeat);
+        Assert.Equal(0.05, settings.TargetHalfWidth);
         Assert.Equal(Isolation.Process, settings.Isolation);
         Assert.Null(settings.Workers);
         Assert.Null(settings.Cpus);
@@ -34,11 +36,21 @@ public sealed class CommandLineTests
     {
         BenchSettings settings = Read("--quick", "--workers", "2,25", "--work", "0.1,10", "--pools", "SlimPool,ThreadPool", "--cpus", "1,2", "--isolation", "process");
 
-        Assert.Equal(4, settings.Repeat);
+        Assert.Equal(BenchSettings.QuickMinRepeat, settings.MinRepeat);
+        Assert.Equal(BenchSettings.QuickMaxRepeat, settings.MaxRepeat);
         Assert.Equal([2, 25], settings.Workers);
         Assert.Equal([0.1, 10], settings.WorkSizes);
         Assert.Equal(["SlimPool", "ThreadPool"], settings.Pools);
         Assert.Equal([1, 2], settings.Cpus);
+    }
+
+    [Fact]
+    public void Read_RepeatN_RunsExactlyNRepetitions()
+    {
+        BenchSettings settings = Read("--quick", "--repeat", "7");
+
+        Assert.Equal(7, settings.MinRepeat);
+        Assert.Equal(7, settings.MaxRepeat);
     }
 
     [Theory]

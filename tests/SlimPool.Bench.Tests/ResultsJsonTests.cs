@@ -25,7 +25,7 @@ public sealed class ResultsJsonTests
     private static string Written(params CaseResult[] results)
     {
         using var stream = new MemoryStream();
-        var report = new BenchReport(new BenchSettings { Repeat = 10 }, 1.1, results, TimeSpan.FromSeconds(3));
+        var report = new BenchReport(new BenchSettings(), 1.1, results, TimeSpan.FromSeconds(3));
         ResultsJson.Write(stream, report);
         return System.Text.Encoding.UTF8.GetString(stream.ToArray());
     }

@@ -9,7 +9,7 @@ namespace SlimPool.Bench.Reporting;
 /// <summary>What the user sees: the header, a progress line while a cell runs, a table per cell, and the summary.</summary>
 internal sealed class ResultConsole
 {
-    private readonly bool _showProgress = !Console.IsErrorRedirected;
+    private readonly bool _showProgress = !Console.IsOutputRedirected;
     private readonly IAnsiConsole _console;
 
     public ResultConsole()
@@ -35,7 +35,7 @@ internal sealed class ResultConsole
     {
         Console.WriteLine($"SlimPool comparison — {MachineInfo.Describe()}");
         string isolation = settings.Isolation == Isolation.Process ? "each in a fresh child process, pools alternating order" : "all in this process (--isolation inproc: a quick look)";
-        Console.WriteLine($"{settings.Mode.ToString().ToLowerInvariant()} sizes; {settings.Repeat} repetitions per pool and cell, {isolation}; scenarios: {string.Join(", ", scenarios.Select(s => s.Name))}");
+        Console.WriteLine($"{settings.Mode.ToString().ToLowerInvariant()} sizes; {settings.RepeatText} repetitions per pool and cell, {isolation}; scenarios: {string.Join(", ", scenarios.Select(s => s.Name))}");
         if (settings.Cpus is { } cpus)
         {
             Console.WriteLine($"cores per cell: {string.Join(", ", cpus)} (taskset)");
@@ -55,29 +55,34 @@ internal sealed class ResultConsole
 
     public void Skipped(string message)
     {
-        ClearProgress();
         Console.WriteLine($"skipped: {message}");
     }
 
-    public void Progress(string message)
+    /// <summary>
+    /// Runs <paramref name="run"/> under a progress bar (done, planned, elapsed, time left) at the foot of the
+    /// console, the tables printed above it; with output redirected (CI logs, files), without one.
+    /// </summary>
+    public T WithProgress<T>(IReadOnlyList<int> poolsPerCell, int maxRepeat, Func<RunProgress, T> run)
     {
-        if (_showProgress)
+        if (!_showProgress)
         {
-            Console.Error.Write($"\r\x1b[2K  {message}");
+            return run(new RunProgress(null, poolsPerCell, maxRepeat));
         }
-    }
 
-    public void ClearProgress()
-    {
-        if (_showProgress)
-        {
-            Console.Error.Write("\r\x1b[2K");
-        }
+        return _console.Progress()
+            .AutoClear(true)
+            .Columns(new TaskDescriptionColumn { Alignment = Justify.Left }, new ProgressBarColumn(), new PercentageColumn(), new ElapsedTimeColumn(), new RemainingTimeColumn())
+            .Start(context =>
+            {
+                ProgressTask task = context.AddTask("starting");
+                var progress = new RunProgress(task, poolsPerCell, maxRepeat);
+                task.MaxValue = progress.InitialPlan;
+                return run(progress);
+            });
     }
 
     public void Table(CaseResult result)
     {
-        ClearProgress();
         string title = $"{result.Scenario}: {result.Case}" + (result.Cpus is int n ? $" — {n} cores" : "");
         var table = new Table { Border = TableBorder.Simple, Title = new TableTitle(Markup.Escape(title)) };
         IReadOnlyList<Metric> columns = result.Pools[0].Metrics;
@@ -106,7 +111,7 @@ internal sealed class ResultConsole
                 cells.Add(Markup.Escape(text));
             }
 
-            cells.Add(row.Comparison is { } c ? Markup.Escape(Text.Ratio(c)) : row.IsReference ? "reference" : "");
+            cells.Add(row.Comparison is { } c ? Markup.Escape(Text.Ratio(c)) : row.IsReference ? Markup.Escape(Text.Reference(row)) : "");
             cells.Add(row.Comparison is { } v ? $"[{Color(v.Verdict)}]{Text.Verdict(v.Verdict)}[/]" : "");
             table.AddRow([.. cells]);
         }
@@ -124,7 +129,6 @@ internal sealed class ResultConsole
     /// <summary>The closing summary: a line per cell and pool, with the verdict, and the core-count scaling when asked for.</summary>
     public void Summary(BenchReport report)
     {
-        ClearProgress();
         Console.WriteLine("Summary (each pool against ThreadPool at its best):");
         Console.WriteLine(SummaryTable.Text(report.Results));
         if (report.Settings.Cpus is { Count: > 0 })

@@ -8,11 +8,12 @@ namespace SlimPool.Bench.Reporting;
 /// <summary>
 /// Writes a run as JSON: the machine, the settings, the work loop's calibration, and one record per scenario ×
 /// case × core count × pool with every repetition, the median, the ratio to the reference with its interval and the
-/// verdict. Described by <c>results.schema.json</c> next to the program (tests validate the output against it).
+/// verdict; the reference's modes (ratios are taken against the fast one) and the built-in pool's threads around each
+/// repetition. Described by <c>results.schema.json</c> next to the program (tests validate the output against it).
 /// </summary>
 internal static class ResultsJson
 {
-    public const int SchemaVersion = 2;
+    public const int SchemaVersion = 3;
 
     public static void Write(string path, BenchReport report)
     {
@@ -43,7 +44,9 @@ internal static class ResultsJson
         json.WriteEndObject();
         json.WriteStartObject("settings");
         json.WriteString("mode", report.Settings.Mode.ToString().ToLowerInvariant());
-        json.WriteNumber("repeat", report.Settings.Repeat);
+        json.WriteNumber("minRepeat", report.Settings.MinRepeat);
+        json.WriteNumber("maxRepeat", report.Settings.MaxRepeat);
+        json.WriteNumber("targetHalfWidth", report.Settings.TargetHalfWidth);
         json.WriteString("isolation", report.Settings.Isolation == Isolation.Process ? "process" : "inproc");
         json.WriteNumber("workLoopNsPerIteration", report.NanosecondsPerIteration);
         json.WriteNumber("elapsedSeconds", Math.Round(report.Elapsed.TotalSeconds, 1));
@@ -107,6 +110,8 @@ internal static class ResultsJson
             json.WriteNull("verdict");
         }
 
+        WriteModes(json, pool.Modes);
+        WriteBuiltInPool(json, pool.BuiltInPool);
         json.WriteStartArray("metrics");
         foreach (Metric metric in pool.Metrics)
         {
@@ -129,5 +134,65 @@ internal static class ResultsJson
 
         json.WriteEndArray();
         json.WriteEndObject();
+    }
+
+    private static void WriteModes(Utf8JsonWriter json, ModeSplit? modes)
+    {
+        if (modes is null)
+        {
+            json.WriteNull("modes");
+            return;
+        }
+
+        json.WriteStartObject("modes");
+        json.WriteBoolean("bimodal", modes.IsBimodal);
+        WriteMode(json, "fast", modes.Fast);
+        if (modes.IsBimodal)
+        {
+            WriteMode(json, "slow", modes.Slow);
+        }
+        else
+        {
+            json.WriteNull("slow");
+        }
+
+        json.WriteEndObject();
+    }
+
+    private static void WriteMode(Utf8JsonWriter json, string name, IReadOnlyList<double> samples)
+    {
+        json.WriteStartObject(name);
+        json.WriteNumber("count", samples.Count);
+        json.WriteNumber("median", Stats.Of(samples).Median);
+        json.WriteStartArray("repetitions");
+        foreach (double sample in samples)
+        {
+            json.WriteNumberValue(sample);
+        }
+
+        json.WriteEndArray();
+        json.WriteEndObject();
+    }
+
+    private static void WriteBuiltInPool(Utf8JsonWriter json, IReadOnlyList<BuiltInPoolState?> states)
+    {
+        json.WriteStartArray("builtInPool");
+        foreach (BuiltInPoolState? state in states)
+        {
+            if (state is null)
+            {
+                json.WriteNullValue();
+                continue;
+            }
+
+            json.WriteStartObject();
+            json.WriteNumber("threadsBefore", state.ThreadsBefore);
+            json.WriteNumber("threadsAfter", state.ThreadsAfter);
+            json.WriteNumber("completedBefore", state.CompletedBefore);
+            json.WriteNumber("completedAfter", state.CompletedAfter);
+            json.WriteEndObject();
+        }
+
+        json.WriteEndArray();
     }
 }

@@ -9,7 +9,9 @@ namespace SlimPool.Bench.Running;
 /// <summary>
 /// Runs every cell (scenario × case × core count): for each repetition, every pool once, the order of the pools
 /// reversed from one repetition to the next so that neither side always goes first; each repetition through the
-/// <see cref="IRepetitionRunner"/> (a fresh child process by default). Prints each table as its cell completes.
+/// <see cref="IRepetitionRunner"/> (a fresh child process by default). A cell runs its least repetitions, then one
+/// more at a time until every ratio's interval is narrow enough (<see cref="AdaptiveStop"/>) or the most are done.
+/// Prints each table as its cell completes, under a progress bar with the time left.
 /// </summary>
 internal sealed class BenchRunner(BenchSettings settings, IReadOnlyList<PoolDefinition> pools, IRepetitionRunner runner, ResultConsole console)
 {
@@ -21,38 +23,38 @@ internal sealed class BenchRunner(BenchSettings settings, IReadOnlyList<PoolDefi
         var context = new CaseContext(settings.Mode, nsPerIteration, Environment.ProcessorCount, settings.WorkSizes, settings.Workers);
         console.Calibration(nsPerIteration);
 
-        var cells = new List<(IScenario Scenario, BenchCase Case, int? Cpus)>();
+        var cells = new List<Cell>();
         foreach (IScenario scenario in scenarios)
         {
             foreach (BenchCase benchCase in scenario.Cases(context))
             {
                 foreach (int? cpus in settings.Cpus?.Select(c => (int?)c) ?? [null])
                 {
-                    cells.Add((scenario, benchCase, cpus));
+                    if (cpus > Environment.ProcessorCount)
+                    {
+                        console.Skipped($"{scenario.Name} {benchCase.Key}: --cpus {cpus} is more than this machine's {Environment.ProcessorCount} cores");
+                        continue;
+                    }
+
+                    cells.Add(new Cell(scenario, benchCase, cpus, PoolsOf(scenario, benchCase)));
                 }
             }
         }
 
-        var results = new List<CaseResult>();
-        for (int i = 0; i < cells.Count; i++)
-        {
-            (IScenario scenario, BenchCase benchCase, int? cpus) = cells[i];
-            if (cpus > Environment.ProcessorCount)
+        List<CaseResult> results = console.WithProgress<List<CaseResult>>(
+            [.. cells.Select(c => c.Pools.Count)],
+            settings.MaxRepeat,
+            progress => [.. cells.Select(cell =>
             {
-                console.Skipped($"{scenario.Name} {benchCase.Key}: --cpus {cpus} is more than this machine's {Environment.ProcessorCount} cores");
-                continue;
-            }
+                CaseResult result = RunCell(cell, context, progress);
+                console.Table(result);
+                return result;
+            })]);
 
-            CaseResult result = RunCell(scenario, benchCase, cpus, context, $"[{i + 1}/{cells.Count}, {total.Elapsed:m\\:ss}]");
-            console.Table(result);
-            results.Add(result);
-        }
-
-        console.ClearProgress();
         return new BenchReport(settings, nsPerIteration, results, total.Elapsed);
     }
 
-    private CaseResult RunCell(IScenario scenario, BenchCase benchCase, int? cpus, CaseContext context, string position)
+    private List<PoolDefinition> PoolsOf(IScenario scenario, BenchCase benchCase)
     {
         List<PoolDefinition> cellPools = [.. pools.Where(p => p.Supports(scenario))];
         foreach (string extra in benchCase.ExtraPools)
@@ -63,18 +65,36 @@ internal sealed class BenchRunner(BenchSettings settings, IReadOnlyList<PoolDefi
             }
         }
 
-        var samples = cellPools.ToDictionary(p => p, _ => new List<Measurement>());
-        string where = cpus is int n ? $" on {n} cores" : "";
-        for (int repetition = 0; repetition < settings.Repeat; repetition++)
+        return cellPools;
+    }
+
+    private CaseResult RunCell(Cell cell, CaseContext context, RunProgress progress)
+    {
+        var samples = cell.Pools.ToDictionary(p => p, _ => new List<Measurement>());
+        string name = $"{cell.Scenario.Name} {cell.Case.Key}" + (cell.Cpus is int n ? $" on {n} cores" : "");
+        CaseResult? result = null;
+        int repetition = 0;
+        while (repetition < settings.MaxRepeat)
         {
-            IEnumerable<PoolDefinition> order = repetition % 2 == 0 ? cellPools : Enumerable.Reverse(cellPools);
+            IEnumerable<PoolDefinition> order = repetition % 2 == 0 ? cell.Pools : Enumerable.Reverse(cell.Pools);
+            repetition++;
             foreach (PoolDefinition pool in order)
             {
-                console.Progress($"{position} {scenario.Name} {benchCase.Key}{where}: repetition {repetition + 1}/{settings.Repeat}, {pool.Name}");
-                samples[pool].Add(runner.Run(new ChildRequest(scenario.Name, benchCase.Key, pool.Name, context), cpus));
+                progress.Running(name, repetition, pool.Name);
+                samples[pool].Add(runner.Run(new ChildRequest(cell.Scenario.Name, cell.Case.Key, pool.Name, context), cell.Cpus));
+                progress.RunDone();
+            }
+
+            result = CellResults.Build(cell.Scenario.Name, cell.Case, cell.Cpus, [.. cell.Pools.Select(p => (p, (IReadOnlyList<Measurement>)samples[p]))]);
+            if (repetition >= settings.MinRepeat && AdaptiveStop.IsPreciseEnough(result, settings.TargetHalfWidth))
+            {
+                break;
             }
         }
 
-        return CellResults.Build(scenario.Name, benchCase, cpus, [.. cellPools.Select(p => (p, (IReadOnlyList<Measurement>)samples[p]))]);
+        progress.CellDone(repetition);
+        return result!;
     }
+
+    private sealed record Cell(IScenario Scenario, BenchCase Case, int? Cpus, IReadOnlyList<PoolDefinition> Pools);
 }

@@ -11,6 +11,9 @@ internal sealed record Measurement(IReadOnlyList<MeasuredValue> Values)
     [System.Text.Json.Serialization.JsonIgnore]
     public MeasuredValue Primary => Values[0];
 
+    /// <summary>The built-in pool's threads and completions around the measured run; null where a scenario does not record them.</summary>
+    public BuiltInPoolState? BuiltInPool { get; init; }
+
     // A warm-up run that compiled (or queued for tier-1 compilation) fewer methods than this counts as warm: the
     // runtime's own housekeeping compiles a handful in any run, on either pool.
     private const int QuietRunMethods = 16;
@@ -47,6 +50,8 @@ internal sealed record Measurement(IReadOnlyList<MeasuredValue> Values)
         GC.Collect();
         GC.WaitForPendingFinalizers();
         GC.Collect();
-        return once();
+        BuiltInPoolState state = BuiltInPoolState.Before();
+        Measurement measured = once();
+        return measured with { BuiltInPool = state.After() };
     }
 }
