@@ -14,7 +14,7 @@ internal sealed record BenchSettings
 
     public const int QuickMinRepeat = 3;
 
-    public const int QuickMaxRepeat = 4;
+    public const int QuickMaxRepeat = 3;
 
     /// <summary>A cell stops once every ratio's 95% interval lies within this fraction of the ratio either side.</summary>
     public const double DefaultTargetHalfWidth = 0.05;

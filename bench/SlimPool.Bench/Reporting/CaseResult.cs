@@ -17,4 +17,7 @@ internal sealed record CaseResult(string Scenario, string Key, string Case, IRea
 
     /// <summary>How every pool was capped for the case, in words; null when not capped.</summary>
     public string? Caps { get; init; }
+
+    /// <summary>The wall time the cell took, every pool's repetitions and their child processes included.</summary>
+    public TimeSpan Elapsed { get; init; }
 }

@@ -80,6 +80,7 @@ internal static class ResultsJson
         }
 
         json.WriteString("caps", result.Caps);
+        json.WriteNumber("cellSeconds", Math.Round(result.Elapsed.TotalSeconds, 2));
         json.WriteString("pool", pool.Pool);
         json.WriteBoolean("reference", pool.IsReference);
         Metric primary = pool.Metrics[0];

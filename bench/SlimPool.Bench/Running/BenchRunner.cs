@@ -26,7 +26,7 @@ internal sealed class BenchRunner(BenchSettings settings, IReadOnlyList<PoolDefi
         var cells = new List<Cell>();
         foreach (IScenario scenario in scenarios)
         {
-            foreach (BenchCase benchCase in scenario.Cases(context))
+            foreach (BenchCase benchCase in CasesToRun(scenario, context))
             {
                 foreach (int? cpus in settings.Cpus?.Select(c => (int?)c) ?? [null])
                 {
@@ -54,6 +54,14 @@ internal sealed class BenchRunner(BenchSettings settings, IReadOnlyList<PoolDefi
         return new BenchReport(settings, nsPerIteration, results, total.Elapsed);
     }
 
+    // --quick is a smoke run of every scenario: its first case only, unless the user listed tiny-work's sizes or
+    // thread-count's workers, which ask for those cases.
+    private IEnumerable<BenchCase> CasesToRun(IScenario scenario, CaseContext context)
+    {
+        IReadOnlyList<BenchCase> cases = scenario.Cases(context);
+        return settings.Mode == BenchMode.Quick && settings.WorkSizes is null && settings.Workers is null ? cases.Take(1) : cases;
+    }
+
     private List<PoolDefinition> PoolsOf(IScenario scenario, BenchCase benchCase)
     {
         List<PoolDefinition> cellPools = [.. pools.Where(p => p.Supports(scenario))];
@@ -74,6 +82,7 @@ internal sealed class BenchRunner(BenchSettings settings, IReadOnlyList<PoolDefi
         string name = $"{cell.Scenario.Name} {cell.Case.Key}" + (cell.Cpus is int n ? $" on {n} cores" : "");
         CaseResult? result = null;
         int repetition = 0;
+        long start = Stopwatch.GetTimestamp();
         while (repetition < settings.MaxRepeat)
         {
             IEnumerable<PoolDefinition> order = repetition % 2 == 0 ? cell.Pools : Enumerable.Reverse(cell.Pools);
@@ -93,7 +102,7 @@ internal sealed class BenchRunner(BenchSettings settings, IReadOnlyList<PoolDefi
         }
 
         progress.CellDone(repetition);
-        return result!;
+        return result! with { Elapsed = Stopwatch.GetElapsedTime(start) };
     }
 
     private sealed record Cell(IScenario Scenario, BenchCase Case, int? Cpus, IReadOnlyList<PoolDefinition> Pools);

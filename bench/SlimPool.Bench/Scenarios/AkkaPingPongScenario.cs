@@ -22,7 +22,7 @@ internal sealed class AkkaPingPongScenario : IDispatcherScenario
 
     public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
-        int messages = context.Size(quick: 100_000, standard: 1_000_000, full: 10_000_000);
+        int messages = context.Size(quick: 100_000, standard: 200_000, full: 10_000_000);
         int[] pairCounts = context.Mode == BenchMode.Quick ? [4 * context.Cores] : [1, 4 * context.Cores, 64]; // a smoke run: one case
         return [.. pairCounts.Distinct().Select(pairs => new Case(
             $"pairs-{pairs}",

@@ -5,7 +5,7 @@ using SlimPool.Bench.Running;
 namespace SlimPool.Bench.Scenarios;
 
 /// <summary>
-/// 10,000 async flows × 100 awaits each: the event-driven style the seed pool was built for, where every
+/// Async flows (4,000 by default, 10,000 with --full) × 100 awaits each: the event-driven style the seed pool was built for, where every
 /// continuation is a tiny item. Half the awaits are <c>Task.Yield()</c>, half wait for a completion signalled by
 /// another flow. The built-in pool runs each flow with <see cref="Task.Run(Func{Task})"/>; SlimPool with
 /// <c>pool.Run</c> (its SynchronizationContext keeps every continuation on the pool).
@@ -16,11 +16,11 @@ internal sealed class AsyncChainScenario : IScenario
 
     public string Name => "async-chain";
 
-    public string Description => "10,000 async flows × 100 awaits (Task.Yield and completions from other flows)";
+    public string Description => "async flows × 100 awaits (Task.Yield and completions from other flows)";
 
     public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
-        int flows = context.Size(quick: 2_000, standard: 10_000, full: 10_000);
+        int flows = context.Size(quick: 2_000, standard: 4_000, full: 10_000);
         return [new Case("yield-and-signal", $"{flows:N0} flows × {Awaits} awaits", flows)];
     }
 

@@ -19,7 +19,7 @@ internal sealed class FanOutScenario : IScenario
 
     public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
-        int depth = context.Size(quick: 15, standard: 18, full: 20);
+        int depth = context.Size(quick: 15, standard: 16, full: 20);
         int leaves = 1 << depth;
         return [new Case("tree", $"depth {depth}: {leaves:N0} leaves of 1 µs, {(2 * leaves) - 1:N0} items", depth, context.Iterations(1000))];
     }

@@ -20,9 +20,9 @@ internal sealed class RealWorkScenario : IScenario
 
     public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
-        int documents = context.Size(quick: 20_000, standard: 100_000, full: 1_000_000);
-        int hashes = context.Size(quick: 20_000, standard: 100_000, full: 1_000_000);
-        int flows = context.Size(quick: 100, standard: 500, full: 2_000);
+        int documents = context.Size(quick: 20_000, standard: 30_000, full: 1_000_000);
+        int hashes = context.Size(quick: 20_000, standard: 30_000, full: 1_000_000);
+        int flows = context.Size(quick: 100, standard: 200, full: 2_000);
         return
         [
             new Case("json", $"{documents:N0} JSON orders of ~250 bytes, deserialized", Kind.Json, documents, 0),

@@ -26,7 +26,7 @@ internal sealed class SerialQueuesScenario : IScenario
     public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
         long iterations = context.Iterations(WorkNanoseconds);
-        int items = context.Size(quick: 100_000, standard: 1_000_000, full: 4_000_000);
+        int items = context.Size(quick: 100_000, standard: 300_000, full: 4_000_000);
         return
         [
             .. new[] { 1, 64 }.Select(queues => new Case(

@@ -71,7 +71,7 @@ internal sealed class TinyWorkScenario : IScenario
     private static int ItemsFor(CaseContext context, double workNs)
     {
         // About the same CPU time per cell whatever the work size, within bounds.
-        double budgetCoreSeconds = context.Size(quick: 20, standard: 200, full: 2000) / 1000.0;
+        double budgetCoreSeconds = context.Size(quick: 20, standard: 60, full: 2000) / 1000.0;
         return (int)Math.Clamp(budgetCoreSeconds * context.Cores * 1e9 / workNs, context.Mode == BenchMode.Quick ? 200 : 500, 1_000_000);
     }
 

@@ -17,7 +17,7 @@ internal sealed class WakeLatencyScenario : IScenario
 
     public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
-        int samples = context.Size(quick: 60, standard: 300, full: 2_000);
+        int samples = context.Size(quick: 60, standard: 100, full: 2_000);
         return [new Case("idle", $"{samples:N0} items, one every ~1 ms, into an idle pool", samples) { RatioFloor = 0.1 }];
     }
 
