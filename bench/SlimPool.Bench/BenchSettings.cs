@@ -21,6 +21,9 @@ internal sealed record BenchSettings
 
     public BenchMode Mode { get; init; }
 
+    /// <summary>Whether the default run also runs the cases it leaves out (<see cref="Scenarios.BenchCase.Extended"/>); <c>--full</c> always does.</summary>
+    public bool AllCases { get; init; }
+
     /// <summary>
     /// Measured repetitions per pool and cell, each after its own warm-up: at least <see cref="MinRepeat"/>, then
     /// one more at a time until every ratio's interval is within <see cref="TargetHalfWidth"/> or

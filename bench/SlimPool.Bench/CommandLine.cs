@@ -16,6 +16,7 @@ internal sealed class CommandLine
     private readonly Option<string?> _work = new("--work") { Description = "tiny-work's work per item in µs, comma-separated (default 0.1,1,10,100,1000; 1 with --quick)." };
     private readonly Option<string?> _workers = new("--workers", "-w") { Description = "thread-count's worker counts, comma-separated (default 2,25,200)." };
     private readonly Option<bool> _quick = new("--quick", "-q") { Description = "A smoke run of under a minute: small sizes, each scenario's first case (all listed with --work or --workers), 3 repetitions." };
+    private readonly Option<bool> _allCases = new("--all-cases") { Description = "Every case of every scenario at the default sizes (tiny-work 0.1 to 1000 µs, akka-pingpong at 1, 4×cores and 64 pairs, ...): about three times the default run." };
     private readonly Option<bool> _full = new("--full") { Description = "The seeds' sizes (self-requeue 16M items, io-latency 1000 items blocking 500 ms, tiny-work uncapped too); takes much longer." };
     private readonly Option<string> _json = new("--json") { Description = "Where to write all results as JSON (every repetition, ratios, intervals, verdicts, the machine).", DefaultValueFactory = _ => Path.Combine("bench-results", "results.json") };
     private readonly Option<string> _charts = new("--charts") { Description = "The folder for the charts, PNG and SVG (empty: none).", DefaultValueFactory = _ => "bench-results" };
@@ -29,7 +30,7 @@ internal sealed class CommandLine
             "Each table shows a row per pool: medians with min–max over the repetitions, and the primary metric's ratio to ThreadPool " +
             "with a 95% confidence interval and a verdict (win: the interval lies below 1.00x, loss: above, tie: across).")
         {
-            _scenario, _pools, _repeat, _isolation, _cpus, _work, _workers, _quick, _full, _json, _charts, _markdown, _monitor,
+            _scenario, _pools, _repeat, _isolation, _cpus, _work, _workers, _quick, _allCases, _full, _json, _charts, _markdown, _monitor,
         };
     }
 
@@ -53,15 +54,22 @@ internal sealed class CommandLine
     {
         bool quick = result.GetValue(_quick);
         bool full = result.GetValue(_full);
+        bool allCases = result.GetValue(_allCases);
         if (quick && full)
         {
             throw new ArgumentException("--quick and --full cannot be combined");
+        }
+
+        if (quick && allCases)
+        {
+            throw new ArgumentException("--quick and --all-cases cannot be combined");
         }
 
         int? repeat = result.GetValue(_repeat) is { } text ? Integer("--repeat", text) : null;
         var settings = new BenchSettings
         {
             Mode = quick ? BenchMode.Quick : full ? BenchMode.Full : BenchMode.Default,
+            AllCases = allCases || full,
             MinRepeat = repeat ?? (quick ? BenchSettings.QuickMinRepeat : BenchSettings.DefaultMinRepeat),
             MaxRepeat = repeat ?? (quick ? BenchSettings.QuickMaxRepeat : BenchSettings.DefaultMaxRepeat),
             Isolation = result.GetValue(_isolation) switch

@@ -45,6 +45,22 @@ public sealed class CommandLineTests
     }
 
     [Fact]
+    public void Read_AllCasesOrFull_RunsEveryCase()
+    {
+        Assert.False(Read().AllCases);
+        Assert.True(Read("--all-cases").AllCases);
+        Assert.True(Read("--full").AllCases);
+    }
+
+    [Fact]
+    public void Read_QuickWithAllCases_ThrowsNamingBoth()
+    {
+        var commandLine = new CommandLine();
+        var exception = Assert.Throws<ArgumentException>(() => commandLine.Read(commandLine.Root.Parse(["--quick", "--all-cases"])));
+        Assert.Contains("--all-cases", exception.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Read_RepeatN_RunsExactlyNRepetitions()
     {
         BenchSettings settings = Read("--quick", "--repeat", "7");

@@ -3,6 +3,15 @@ namespace SlimPool.Bench.Actors;
 /// <summary>The HOCON of <c>akka.actor.default-dispatcher</c> for each executor the Akka scenarios compare.</summary>
 internal static class AkkaExecutors
 {
+    /// <summary>
+    /// Messages a mailbox run processes before it gives its thread back (Akka's <c>throughput</c>, default 30), set
+    /// to the same value for every executor so that the rows compare executors, not batch sizes.
+    /// </summary>
+    public const int Throughput = 30;
+
+    /// <summary>The line that sets <see cref="Throughput"/> on the default dispatcher, whichever executor it uses.</summary>
+    public static string ThroughputHocon => $"akka.actor.default-dispatcher.throughput = {Throughput}";
+
     /// <summary>Akka's default: the built-in pool, <c>UnsafeQueueUserWorkItem(runnable, preferLocal: true)</c>.</summary>
     public const string BuiltIn = "akka.actor.default-dispatcher.executor = default-executor";
 

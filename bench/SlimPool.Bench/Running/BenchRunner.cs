@@ -54,13 +54,11 @@ internal sealed class BenchRunner(BenchSettings settings, IReadOnlyList<PoolDefi
         return new BenchReport(settings, nsPerIteration, results, total.Elapsed);
     }
 
-    // --quick is a smoke run of every scenario: its first case only, unless the user listed tiny-work's sizes or
-    // thread-count's workers, which ask for those cases.
-    private IEnumerable<BenchCase> CasesToRun(IScenario scenario, CaseContext context)
-    {
-        IReadOnlyList<BenchCase> cases = scenario.Cases(context);
-        return settings.Mode == BenchMode.Quick && settings.WorkSizes is null && settings.Workers is null ? cases.Take(1) : cases;
-    }
+    // --quick is a smoke run of every scenario: its first case only. The default run leaves out the extended cases
+    // (about five minutes in all); --all-cases and --full run every case. Sizes or workers the user listed ask for
+    // those cases whatever the mode.
+    private IEnumerable<BenchCase> CasesToRun(IScenario scenario, CaseContext context) =>
+        CaseSelection.Select(scenario.Cases(context), settings);
 
     private List<PoolDefinition> PoolsOf(IScenario scenario, BenchCase benchCase)
     {

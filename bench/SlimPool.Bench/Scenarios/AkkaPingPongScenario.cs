@@ -31,8 +31,9 @@ internal sealed class AkkaPingPongScenario : IDispatcherScenario
             messages / (pairs * BallsPerPair))
         {
             Parameter = pairs,
+            Extended = pairs != 4 * context.Cores,
             ExtraPools = [PoolCatalog.AkkaForkJoinName, PoolCatalog.AkkaChannelName],
-            Note = $"ThreadPool: Akka's default executor (the built-in pool, preferLocal); SlimPool: SlimPool.Akka's executor; ForkJoin: {Environment.ProcessorCount} dedicated threads",
+            Note = $"every executor at throughput {AkkaExecutors.Throughput}; ThreadPool: Akka's default executor (the built-in pool, preferLocal); SlimPool: SlimPool.Akka's executor; ForkJoin: {Environment.ProcessorCount} dedicated threads",
         })];
     }
 
@@ -47,6 +48,7 @@ internal sealed class AkkaPingPongScenario : IDispatcherScenario
             akka.loglevel = WARNING
             akka.stdout-loglevel = WARNING
             {dispatcherHocon}
+            {AkkaExecutors.ThroughputHocon}
             """);
         using ActorSystem system = ActorSystem.Create("pingpong", config);
         using var done = new CountdownEvent(1);

@@ -22,6 +22,12 @@ internal record BenchCase(string Key, string Label)
     /// <summary>Pools this case runs besides those chosen (e.g. thread-count's naive pool).</summary>
     public IReadOnlyList<string> ExtraPools { get; init; } = [];
 
+    /// <summary>
+    /// A case the default run leaves out to keep within about five minutes; <c>--all-cases</c> and <c>--full</c> run it.
+    /// Every scenario keeps at least one case that is not extended.
+    /// </summary>
+    public bool Extended { get; init; }
+
     /// <summary>The primary metric's resolution: smaller values are raised to it before ratios are taken.</summary>
     public double RatioFloor { get; init; } = 1e-9;
 

@@ -41,13 +41,13 @@ internal sealed class GroupsScaleScenario : IScenario
                 string.Create(CultureInfo.InvariantCulture, $"bytes each of {idle:N0} serial queues keeps once it ran one item (after a full GC; SlimPool's includes the bench's 24-byte wrapper)"),
                 Kind.IdleBytes,
                 idle,
-                idle),
+                idle) { Extended = true },
             new Case(
                 "active-100k",
                 string.Create(CultureInfo.InvariantCulture, $"{items:N0} empty items round robin over {active:N0} serial queues, at most {OutstandingCap:N0} outstanding"),
                 Kind.Active,
                 active,
-                items),
+                items) { Extended = true },
         ];
     }
 

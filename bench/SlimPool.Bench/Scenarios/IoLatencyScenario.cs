@@ -31,11 +31,11 @@ internal sealed class IoLatencyScenario : IScenario
         var cases = new List<BenchCase>
         {
             new Case("blocking", $"{shape} blocking {block} ms", items, interval, block, Kind.Blocking) { Setup = capped, RatioFloor = 0.01 },
-            new Case("blocking-hinted", $"{shape} blocking {block} ms inside RunBlocking", items, interval, block, Kind.Hinted) { Setup = capped, RatioFloor = 0.01 },
+            new Case("blocking-hinted", $"{shape} blocking {block} ms inside RunBlocking", items, interval, block, Kind.Hinted) { Setup = capped, RatioFloor = 0.01, Extended = true },
         };
         if (context.Mode != BenchMode.Quick)
         {
-            cases.Add(new Case("async", $"{shape} awaiting a {block} ms delay", items, interval, block, Kind.Async) { Setup = capped, RatioFloor = 0.01 });
+            cases.Add(new Case("async", $"{shape} awaiting a {block} ms delay", items, interval, block, Kind.Async) { Setup = capped, RatioFloor = 0.01, Extended = true });
         }
 
         return cases;

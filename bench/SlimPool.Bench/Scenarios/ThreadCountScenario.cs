@@ -14,15 +14,16 @@ internal sealed class ThreadCountScenario : IScenario
 {
     public string Name => "thread-count";
 
-    public string Description => "seed 003: 100,000 empty items on pools fixed at 2 and 200 threads (and 25 with --full), the naive one-lock pool too";
+    public string Description => "seed 003: 100,000 empty items on pools fixed at 2, 25 and 200 threads, the naive one-lock pool too";
 
     public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
         int items = context.Size(quick: 20_000, standard: 100_000, full: 100_000);
-        return [.. (context.Workers ?? (context.Mode == BenchMode.Full ? [2, 25, 200] : [2, 200])).Select(n => new Case($"{n}-threads", $"{n} threads, {items:N0} empty items", items)
+        return [.. (context.Workers ?? [2, 25, 200]).Select(n => new Case($"{n}-threads", $"{n} threads, {items:N0} empty items", items)
         {
             Setup = new PoolSetup(Workers: n, MaxThreads: n, FixedThreads: true),
             ExtraPools = ["Naive"],
+            Extended = context.Workers is null && n != 2,
         })];
     }
 

@@ -44,6 +44,7 @@ internal sealed class TinyWorkScenario : IScenario
                 {
                     Variant = capped ? "capped" : "uncapped",
                     Parameter = microseconds,
+                    Extended = context.WorkSizes is null && microseconds > 1,
                 });
             }
         }
