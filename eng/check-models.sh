@@ -13,7 +13,8 @@
 #                             was busy), BROKEN_REFILL, BROKEN_RUNNABLE (the no-progress rule ignores blocked workers),
 #                             STRICT with COMPUTE (the property without the compute-bound allowance: the limit is real)
 #   GroupTurns.pml            (src/SlimPool/Groups/) BLOCKING, ABANDON (the group's sweep), MAXTURNS, QUANTUM; the
-#                             queue dropped when a turn finds it empty and installed again by a producer, always;
+#                             queue dropped by the turn that found it empty or later by its worker (DROPS drops at
+#                             any moment, 2 in the first run, 1 in the larger ones) and installed again by a producer;
 #                             broken: BROKEN (a turn given back without a re-check), BROKEN_SWEEP (no look after the
 #                             sweep), BROKEN_DROP (the queue dropped without retiring it: an item lands in a dropped queue)
 #   PriorityLanes.pml         the High lane's tickets against direct takes; broken: TWO_WORDS (items and tickets
@@ -61,9 +62,9 @@ runs=(
   "$guard|$b -DCOMPUTE|none" "$guard|$a -DCOMPUTE|none" "$guard|$d -DCOMPUTE|none" "$guard|$d -DCOMPUTE -DSTRICT|some"
   "$guard|$d -DBROKEN_RUNNABLE|some"
   "$group|$g -DBLOCKING -DABANDON|none" "$group|$g -DBROKEN|some" "$group|$g -DABANDON -DBROKEN_SWEEP|some"
-  "$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON|none"
+  "$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON -DDROPS=1|none"
   "$group|$h -DABANDON -DBROKEN_SWEEP|some" "$group|$g -DBROKEN_DROP|some" "$group|$h -DBROKEN_DROP|some"
-  "$group|-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DBLOCKING -DABANDON|none"
+  "$group|-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DBLOCKING -DABANDON -DDROPS=1|none"
   "$lanes|$a|none" "$lanes|$a -DTWO_WORDS|some" "$lanes|$b|none" "$lanes|$b -DTWO_WORDS|some"
   "$lanes|-DWORKERS=2 -DPRODUCERS=3 -DPUSHES=1|none"
 )

@@ -161,6 +161,9 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
     /// <summary>The current thread's worker slot if it is one of this pool's workers, else null: where it counts items.</summary>
     internal WorkerState? OwnWorkerState => CurrentWorker.Pool == this ? CurrentWorker.State : null;
 
+    /// <summary>The group queues the current thread drops later, when it is one of this pool's workers; else null.</summary>
+    internal Groups.DeferredQueueDrops? OwnQueueDrops => CurrentWorker.Pool == this ? CurrentWorker.QueueDrops : null;
+
     /// <summary>
     /// A user item finished: counted in <paramref name="state"/> (the running worker's, from <see cref="OwnWorkerState"/>)
     /// or, off the pool's workers, in the pool's own count.

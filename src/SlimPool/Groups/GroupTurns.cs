@@ -19,9 +19,10 @@ namespace SlimPool.Groups;
 /// the other two, and <c>_ran + _notRun ≤ _accepted</c> always holds; the group has drained when it is closed and none
 /// is pending. <c>_closed</c>, <c>_abandoning</c> and <c>_swept</c> go from 0 to 1 once each. The counters are not padded
 /// to cache lines: a group is meant to cost a few hundred bytes, and there may be a million of them.</para>
-/// <para><b>The queue exists only while it holds items.</b> <c>_queue</c> is null until a producer needs it, and a turn
-/// that finds it empty retires it and clears the field (<see cref="DropQueueIfEmpty"/>), so an idle group holds no
-/// queue storage. A retired queue refuses every later enqueue (<see cref="LockFreeWorkQueue.TryRetire"/>), so an item
+/// <para><b>The queue exists only while it holds items, or briefly after.</b> <c>_queue</c> is null until a producer
+/// needs it, and once a turn finds it empty it is retired and the field cleared (<see cref="DropQueueIfEmpty"/>): by
+/// the turn itself off the pool's workers, else by the worker later, when it parks or after more groups' turns
+/// (<see cref="DeferredQueueDrops"/>), so an idle group holds no queue storage once the pool is idle. A retired queue refuses every later enqueue (<see cref="LockFreeWorkQueue.TryRetire"/>), so an item
 /// is only ever accepted into the queue the field holds: a producer that read a queue just before its retirement fails
 /// to enqueue, clears the field itself if the retirer has not yet, installs a fresh queue (a compare-and-swap from null)
 /// and enqueues there. A queue leaves the field only after it was retired, and it is retired only when empty, so no item
@@ -68,6 +69,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     private int _closed;
     private int _abandoning;
     private int _swept;
+    private int _dropDeferred; // 1 while a worker holds the group in its DeferredQueueDrops
 
     public GroupTurns(SlimThreadPool pool, SlimThreadPoolGroup group, SlimGroupOptions options)
     {
@@ -352,12 +354,10 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     private bool IsQueueEmpty => Volatile.Read(ref _queue) is not { IsEmpty: false };
 
     // Gives the turn back; true if this thread took it again because an item is waiting (the turn then runs on).
+    // RunTurn's AddRan comes just before: the two writes to this object's counters go together, so the producers' line
+    // moves to this core once a turn, not twice.
     private bool EndTurn()
     {
-        // While the turn is still held, so that the group does not keep a queue between its bursts. Safe from any thread
-        // at any time: a retire succeeds only on an empty queue and makes every later enqueue into it fail.
-        DropQueueIfEmpty();
-
         // The decrement is a full fence before the reads of _queue and of its tail: it pairs with Enqueue's claim (a
         // compare-and-swap) followed by its read of _turns. See the class remarks.
         Interlocked.Decrement(ref _turns);
@@ -366,13 +366,62 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
             return false; // Abandon looks at the queue once more after its sweep
         }
 
-        return !IsQueueEmpty && TryTakeTurn();
+        if (!IsQueueEmpty && TryTakeTurn())
+        {
+            return true;
+        }
+
+        // The queue is empty: on one of the pool's workers it is kept until that worker parks or more other groups
+        // ended a turn on it (DeferredQueueDrops), so a serial queue that empties between items is not remade for each;
+        // elsewhere it is dropped now. Either is safe at any time, the turn held or not: a retire succeeds only on an
+        // empty queue and makes every later enqueue into it fail.
+        if (Volatile.Read(ref _queue) is not null)
+        {
+            if (_pool.OwnQueueDrops is { } drops)
+            {
+                drops.Add(this);
+            }
+            else
+            {
+                DropQueueIfEmpty();
+            }
+        }
+
+        return false;
     }
 
-    // Retires the queue if it is empty and clears the field; a producer that meets the retired queue first clears it
-    // itself (Enqueue). Both compare-and-swap from this queue, which is never installed again, so neither clears a
-    // newer one.
-    private void DropQueueIfEmpty()
+    /// <summary>
+    /// Marks the group's queue drop as deferred by a worker; false if it already is (by this worker or another), and
+    /// then the worker that holds it drops it. A race may let two workers hold it, which only drops it twice.
+    /// </summary>
+    public bool TryDeferDrop()
+    {
+        if (Volatile.Read(ref _dropDeferred) != 0)
+        {
+            return false;
+        }
+
+        Volatile.Write(ref _dropDeferred, 1);
+        return true;
+    }
+
+    /// <summary>
+    /// The deferred drop: clears the mark, then drops the queue if it is empty. The exchange is a full fence before the
+    /// look at the queue, so a turn that ended on the queue and saw the mark still set ended before this look; if the
+    /// queue holds items now, their turn ends after the clear and defers the drop again.
+    /// </summary>
+    public void DropDeferred()
+    {
+        Interlocked.Exchange(ref _dropDeferred, 0);
+        DropQueueIfEmpty();
+    }
+
+    /// <summary>
+    /// Retires the queue if it is empty and clears the field; a producer that meets the retired queue first clears it
+    /// itself (Enqueue). Both compare-and-swap from this queue, which is never installed again, so neither clears a
+    /// newer one. Safe from any thread at any time, a turn running or not (see the class remarks).
+    /// </summary>
+    public void DropQueueIfEmpty()
     {
         LockFreeWorkQueue? queue = Volatile.Read(ref _queue);
         if (queue is not null && queue.TryRetire())

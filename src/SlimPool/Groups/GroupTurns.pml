@@ -19,7 +19,10 @@
  * `cur` if it still names that queue and tries again. A turn that finds the queue empty retires it if it is still
  * empty (LockFreeWorkQueue.TryRetire: one compare-and-swap on the ring's tail, the word every producer's claim swaps
  * and every growth's freeze changes, so retire and enqueue are modelled as atomic steps on the queue) and clears `cur`
- * (a compare-and-swap from that queue), before it gives its turn back. The checks at the end add: no item is left in a
+ * (a compare-and-swap from that queue): after it gave its turn back and looked again, either at once (off the pool's
+ * workers) or later, by its worker (DeferredQueueDrops: when the worker parks, or evicts the group for another). The
+ * later drop is the `Dropper` process, which drops the queue `cur` names at any moment, a turn held or not, up to DROPS
+ * times; a turn's own drop is optional (the model takes either). The checks at the end add: no item is left in a
  * queue that `cur` no longer names. Not modelled: the queue's rings and their growth (a queue is one counter here);
  * that a producer about to grow a full ring sees a retire that came first (LockFreeSegment.FreezeUnlessRetired) is
  * argued in LockFreeWorkQueue and tested (LockFreeRetireTests, which caught it missing).
@@ -49,6 +52,10 @@
 #endif
 #ifndef QUANTUM
 #define QUANTUM 1            /* SlimGroupOptions.MaxItemsPerTurn */
+#endif
+
+#ifndef DROPS
+#define DROPS 2              /* drops the Dropper may make (a worker's deferred drops) */
 #endif
 
 #define MAXQ 8               /* queue ids 1..MAXQ-1; 0 is "no queue" */
@@ -86,6 +93,34 @@ inline tryTakeTurn(took) {
     :: else -> break
     od;
     assert(turns <= MAXTURNS)
+}
+
+/* GroupTurns.DropQueueIfEmpty: retire the queue `cur` names if it is empty (TryRetire: the freeze sees every claim
+ * before it; later ones fail), then clear `cur` if it still names it. Safe at any time: run by a turn or by the Dropper. */
+inline dropIfEmpty(dq) {
+    dq = cur;
+    if
+    :: dq != 0 ->
+#ifdef BROKEN_DROP
+        if
+        :: cnt[dq] == 0 ->                   /* looks empty: dropped without retiring it */
+            atomic { if :: cur == dq -> cur = 0 :: else -> skip fi }
+        :: else -> skip
+        fi
+#else
+        atomic {
+            if
+            :: cnt[dq] == 0 -> retired[dq] = true
+            :: else -> skip
+            fi
+        }
+        if
+        :: retired[dq] -> atomic { if :: cur == dq -> cur = 0 :: else -> skip fi }
+        :: else -> skip
+        fi
+#endif
+    :: else -> skip
+    fi
 }
 
 /* GroupTurns.Enqueue: read the field, install a queue where there is none, enqueue unless that queue was retired. */
@@ -167,31 +202,7 @@ end_blocked:
             :: else -> skip
             fi
         :: else ->                           /* IsSweeping, or a failed dequeue (separate reads) */
-            /* EndTurn: DropQueueIfEmpty, while the turn is held */
-            tq = cur;
-            if
-            :: tq != 0 ->
-#ifdef BROKEN_DROP
-                if
-                :: cnt[tq] == 0 ->               /* looks empty: dropped without retiring it */
-                    atomic { if :: cur == tq -> cur = 0 :: else -> skip fi }
-                :: else -> skip
-                fi
-#else
-                atomic {                         /* TryRetire: the freeze sees every claim before it; later ones fail */
-                    if
-                    :: cnt[tq] == 0 -> retired[tq] = true
-                    :: else -> skip
-                    fi
-                }
-                if
-                :: retired[tq] -> atomic { if :: cur == tq -> cur = 0 :: else -> skip fi }
-                :: else -> skip
-                fi
-#endif
-            :: else -> skip
-            fi;
-            turns--;                             /* Interlocked.Decrement: a full fence */
+            turns--;                             /* EndTurn: Interlocked.Decrement, a full fence */
 #ifdef BROKEN
             break;
 #else
@@ -206,7 +217,12 @@ end_blocked:
                     :: again -> skip             /* took the turn back: run on */
                     :: else -> break
                     fi
-                :: else -> break
+                :: else ->
+                    if
+                    :: dropIfEmpty(tq)           /* off the pool's workers: DropQueueIfEmpty now */
+                    :: skip                      /* on a worker: deferred (the Dropper) */
+                    fi;
+                    break
                 fi
             fi
 #endif
@@ -219,6 +235,17 @@ end_idle:
     do
     :: atomic { poolQueue > 0 -> poolQueue-- } ->
         runTurn()
+    od
+}
+
+/* A worker's deferred drops (DeferredQueueDrops): at any moment, whatever the turns and producers are doing. */
+proctype Dropper() {
+    byte n = 0;
+    byte dq;
+end_dropper:
+    do
+    :: n < DROPS -> dropIfEmpty(dq); n++
+    :: else -> break
     od
 }
 
@@ -276,6 +303,7 @@ init {
         :: p < WORKERS -> run Worker(); p++
         :: else -> break
         od;
+        run Dropper();
 #ifdef ABANDON
         run Abandon();
 #endif

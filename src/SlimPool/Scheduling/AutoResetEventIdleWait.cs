@@ -1,4 +1,5 @@
 using SlimPool.Queues;
+using SlimPool.Workers;
 
 namespace SlimPool.Scheduling;
 
@@ -60,6 +61,7 @@ internal sealed class AutoResetEventIdleWait : IdleWait
     public override bool WaitForWork(int worker, int millisecondsTimeout)
     {
         t_woken = false;
+        CurrentWorker.OnParking(); // the group queues this worker kept (DeferredQueueDrops)
         Interlocked.Increment(ref _idleCount.Value); // announce idle: a full fence
         try
         {

@@ -1,4 +1,5 @@
 using SlimPool.Queues;
+using SlimPool.Workers;
 
 namespace SlimPool.Scheduling;
 
@@ -134,6 +135,9 @@ internal sealed class SpinThenParkIdleWait : IdleWait
                 Thread.SpinWait(20);
             }
         }
+
+        // About to park: the group queues this worker kept go first, so an idle pool keeps none (DeferredQueueDrops).
+        CurrentWorker.OnParking();
 
         // Announce: push ourselves and move from searching to parked in one interlocked add (a full fence).
         lock (_lock)

@@ -1,3 +1,5 @@
+using SlimPool.Groups;
+
 namespace SlimPool.Workers;
 
 /// <summary>What the current thread is, if it is a worker: its pool, its blocking scopes and its slot. Set by the worker loop.</summary>
@@ -14,6 +16,9 @@ internal static class CurrentWorker
 
     [ThreadStatic]
     private static ExecutionContext? t_cleanContext;
+
+    [ThreadStatic]
+    private static DeferredQueueDrops? t_queueDrops;
 
     /// <summary>The pool whose worker the current thread is, or null.</summary>
     public static SlimThreadPool? Pool => t_pool;
@@ -34,12 +39,19 @@ internal static class CurrentWorker
     /// <summary>The current worker's slot state (its completed count), or null off every pool.</summary>
     public static WorkerState? State => t_state;
 
-    public static void Enter(SlimThreadPool pool, WorkerBlockingState blocking, WorkerState state)
+    /// <summary>The group queues the current worker drops once it parks, or null off every pool.</summary>
+    public static DeferredQueueDrops? QueueDrops => t_queueDrops;
+
+    public static void Enter(SlimThreadPool pool, WorkerBlockingState blocking, WorkerState state, DeferredQueueDrops queueDrops)
     {
         t_pool = pool;
         t_blocking = blocking;
         t_state = state;
+        t_queueDrops = queueDrops;
     }
+
+    /// <summary>The current worker is about to park (or exit): it drops the group queues it kept.</summary>
+    public static void OnParking() => t_queueDrops?.DropAll();
 
     public static void Leave()
     {
@@ -47,5 +59,6 @@ internal static class CurrentWorker
         t_blocking = null;
         t_state = null;
         t_cleanContext = null;
+        t_queueDrops = null;
     }
 }

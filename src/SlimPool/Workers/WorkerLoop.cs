@@ -81,7 +81,7 @@ internal sealed class WorkerLoop
         Thread thread = Thread.CurrentThread;
         string threadName = thread.Name!;
         var blocking = new WorkerBlockingState(_workers);
-        CurrentWorker.Enter(_pool, blocking, state);
+        CurrentWorker.Enter(_pool, blocking, state, new Groups.DeferredQueueDrops());
         if (SlimPoolEventSource.Log.IsEnabled())
         {
             SlimPoolEventSource.Log.WorkerStarted(_pool.Name, index, spare: index >= _workers.WorkerCount);
@@ -171,6 +171,7 @@ internal sealed class WorkerLoop
         finally
         {
             state.ClearBusy();
+            CurrentWorker.OnParking(); // the group queues it kept go with it
             _runner.InvokeThreadHook(_onThreadExit, index);
             if (SlimPoolEventSource.Log.IsEnabled())
             {

@@ -1,0 +1,76 @@
+namespace SlimPool.Groups;
+
+/// <summary>
+/// One worker's groups whose turn it ended with their queue empty, and whose queues it drops later: when more groups
+/// than <see cref="Capacity"/> have ended a turn on it since, or when it runs out of work and is about to park.
+/// </summary>
+/// <remarks>
+/// <para>A serial queue whose worker keeps up with its producer finds its queue empty after nearly every item. Dropped
+/// there and then, the queue is remade for the next item (a ring of 8 cells and its padded head and tail, about
+/// 740 bytes): that doubled the cost of a busy serial queue. Kept until the worker parks, it is remade at most once a
+/// <see cref="Capacity"/> turns while the worker is busy, and an idle pool still holds no queue for an idle group.</para>
+/// <para>Owned by its worker's thread: only that thread adds, drops and reads it, so nothing here is shared but each
+/// group's mark (<see cref="GroupTurns.TryDeferDrop"/>), which keeps a group in one worker's list at a time. A drop is
+/// safe from any thread at any time (<see cref="GroupTurns.DropQueueIfEmpty"/>: a queue is retired only while empty,
+/// and a retired queue refuses every later enqueue), so a drop that comes late changes only memory, never which items
+/// run or in what order; GroupTurns.pml drops at any time too. The entries keep their groups reachable until dropped:
+/// at most <see cref="Capacity"/> a worker.</para>
+/// </remarks>
+internal sealed class DeferredQueueDrops
+{
+    /// <summary>The most groups a worker keeps a queue for after their turn found it empty.</summary>
+    public const int Capacity = 64;
+
+    private readonly GroupTurns?[] _groups = new GroupTurns?[Capacity];
+    private int _next;  // the slot the next group goes into: the oldest entry once all are used
+    private int _count; // entries in use
+
+    /// <summary>The number of groups whose queue drop is deferred.</summary>
+    public int Count => _count;
+
+    /// <summary>
+    /// Defers the drop of <paramref name="group"/>'s queue, unless a worker holds it already; drops the oldest deferred
+    /// one when all slots are used. A group is held once, so the hot groups of a busy worker stay while they are at most
+    /// <see cref="Capacity"/>, however often their turns end.
+    /// </summary>
+    public void Add(GroupTurns group)
+    {
+        if (!group.TryDeferDrop())
+        {
+            return;
+        }
+
+        GroupTurns? oldest = _groups[_next];
+        _groups[_next] = group;
+        _next = (_next + 1) & (Capacity - 1);
+        if (oldest is null)
+        {
+            _count++;
+        }
+        else
+        {
+            oldest.DropDeferred();
+        }
+    }
+
+    /// <summary>Drops every deferred queue that is still empty (the worker is about to park or to exit).</summary>
+    public void DropAll()
+    {
+        if (_count == 0)
+        {
+            return;
+        }
+
+        for (int i = 0; i < Capacity; i++)
+        {
+            if (_groups[i] is { } group)
+            {
+                _groups[i] = null;
+                group.DropDeferred();
+            }
+        }
+
+        _count = 0;
+        _next = 0;
+    }
+}

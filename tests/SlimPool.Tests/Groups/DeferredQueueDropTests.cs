@@ -1,0 +1,68 @@
+using SlimPool.Groups;
+using SlimPool.Tests.Infrastructure;
+
+namespace SlimPool.Tests.Groups;
+
+/// <summary>
+/// A group's empty queue is kept while the worker that ended its turn stays busy, and dropped when that worker parks or
+/// when more than <see cref="DeferredQueueDrops.Capacity"/> other groups ended a turn on it since: a busy serial queue
+/// is not remade for each item, and an idle pool keeps no queue for an idle group.
+/// </summary>
+public sealed class DeferredQueueDropTests
+{
+    private static readonly Action<object?> s_signal = static state => ((CountdownEvent)state!).Signal();
+
+    public static TheoryData<WorkQueueKind, IdleWaitKind> Configurations() => new()
+    {
+        { WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark },
+        { WorkQueueKind.LockFree, IdleWaitKind.AutoResetEvent },
+    };
+
+    [Theory]
+    [MemberData(nameof(Configurations))]
+    public void Queue_GroupsEndTheirTurnsOnABusyWorker_TheLatestKeepTheirQueueUntilTheWorkerParks(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        const int Groups = DeferredQueueDrops.Capacity + 36;
+        using SlimThreadPool pool = TestPools.Create(workers: 1, o =>
+        {
+            o.Queue = queue;
+            o.IdleWait = idleWait;
+            o.StarvationTimeout = Timeout.InfiniteTimeSpan; // no spare: the one worker runs everything, in queue order
+        });
+        using var first = new ManualResetEventSlim();
+        using var last = new ManualResetEventSlim();
+        using var lastStarted = new ManualResetEventSlim();
+        using var ran = new CountdownEvent(Groups);
+
+        // The worker is held by the first item while every group's turn and then the last item are queued from outside,
+        // so it runs the turns one after another and then the last item, without parking in between.
+        pool.Queue(() => first.Wait(Bounded.Timeout));
+        var groups = new SlimThreadPoolGroup[Groups];
+        for (int i = 0; i < Groups; i++)
+        {
+            groups[i] = pool.CreateGroup();
+            groups[i].Queue(s_signal, ran);
+        }
+
+        pool.Queue(() =>
+        {
+            lastStarted.Set();
+            last.Wait(Bounded.Timeout);
+        });
+        first.Set();
+        Bounded.Wait(lastStarted, "the last item started after every group's turn");
+
+        Assert.True(ran.IsSet, "every group's item ran before the last item");
+        bool[] kept = [.. groups.Select(g => g.HasQueue)];
+        Assert.Equal(DeferredQueueDrops.Capacity, kept.Count(k => k));
+        Assert.All(kept.Take(Groups - DeferredQueueDrops.Capacity), k => Assert.False(k)); // the oldest were dropped
+        Assert.All(kept.Skip(Groups - DeferredQueueDrops.Capacity), k => Assert.True(k));  // the latest are kept
+
+        last.Set();
+        Bounded.Until(() => groups.All(g => !g.HasQueue), "the worker dropped every queue it kept when it ran out of work");
+        foreach (SlimThreadPoolGroup group in groups)
+        {
+            group.Dispose();
+        }
+    }
+}
