@@ -13,8 +13,9 @@
 #                             was busy), BROKEN_REFILL, BROKEN_RUNNABLE (the no-progress rule ignores blocked workers),
 #                             STRICT with COMPUTE (the property without the compute-bound allowance: the limit is real)
 #   GroupTurns.pml            (src/SlimPool/Groups/) BLOCKING, ABANDON (the group's sweep), MAXTURNS, QUANTUM; the
-#                             queue dropped by the turn that found it empty or later by its worker (DROPS drops at
-#                             any moment, 2 in the first run, 1 in the larger ones) and installed again by a producer;
+#                             queue dropped by the turn that found it empty, or later by its worker (DROPS drops at
+#                             any moment: 1 in the 2-producer runs, 0 in the 3-item run; 2, and 1 in the 3-item run,
+#                             with SLIMPOOL_THOROUGH=1), or by the group's abandon, and installed again by a producer;
 #                             broken: BROKEN (a turn given back without a re-check), BROKEN_SWEEP (no look after the
 #                             sweep), BROKEN_DROP (the queue dropped without retiring it: an item lands in a dropped queue)
 #   PriorityLanes.pml         the High lane's tickets against direct takes; broken: TWO_WORDS (items and tickets
@@ -61,16 +62,17 @@ runs=(
   "$guard|$b -DWS -DDECLINES=0 -DBROKEN_REFILL|some" "$guard|$c -DWS|none"
   "$guard|$b -DCOMPUTE|none" "$guard|$a -DCOMPUTE|none" "$guard|$d -DCOMPUTE|none" "$guard|$d -DCOMPUTE -DSTRICT|some"
   "$guard|$d -DBROKEN_RUNNABLE|some"
-  "$group|$g -DBLOCKING -DABANDON|none" "$group|$g -DBROKEN|some" "$group|$g -DABANDON -DBROKEN_SWEEP|some"
+  "$group|$g -DBLOCKING -DABANDON -DDROPS=1|none" "$group|$g -DBROKEN|some" "$group|$g -DABANDON -DBROKEN_SWEEP|some"
   "$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON -DDROPS=1|none"
   "$group|$h -DABANDON -DBROKEN_SWEEP|some" "$group|$g -DBROKEN_DROP|some" "$group|$h -DBROKEN_DROP|some"
-  "$group|-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DBLOCKING -DABANDON -DDROPS=1|none"
+  "$group|-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DBLOCKING -DABANDON -DDROPS=0|none"
   "$lanes|$a|none" "$lanes|$a -DTWO_WORDS|some" "$lanes|$b|none" "$lanes|$b -DTWO_WORDS|some"
   "$lanes|-DWORKERS=2 -DPRODUCERS=3 -DPUSHES=1|none"
 )
 if [ "${SLIMPOOL_THOROUGH:-0}" = 1 ]; then
   runs+=("$stp|$b -DBLOCKING -DSPARES=1 -DWS -DDECLINES=0 -DSTOP|none" "$stp|-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=2|none")
-  runs+=("$group|$h -DBLOCKING -DABANDON|none")
+  runs+=("$group|$h -DBLOCKING -DABANDON|none" "$group|$g -DBLOCKING -DABANDON -DDROPS=2|none")
+  runs+=("$group|-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DBLOCKING -DABANDON -DDROPS=1|none")
 fi
 
 work=$(mktemp -d)

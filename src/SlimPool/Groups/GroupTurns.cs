@@ -236,12 +236,17 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
             OnItemNotRun();
         }
 
-        // A turn that ended during the sweep did not look at the queue again (EndTurn), so look here, after a full
-        // fence: an item that turn would have seen is seen now and gets a turn.
+        // A turn that ended during the sweep did not look at the queue again (EndTurn), nor drop it, so do both here,
+        // after a full fence: an item that turn would have seen is seen now and gets a turn; an empty queue goes, as
+        // that turn's end would have dropped it (a drop is safe at any moment).
         Interlocked.Exchange(ref _swept, 1);
         if (!IsQueueEmpty && TryTakeTurn())
         {
             _pool.PublishAccepted(this, preferLocal: false, _priority);
+        }
+        else
+        {
+            DropQueueIfEmpty();
         }
     }
 

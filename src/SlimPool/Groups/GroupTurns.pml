@@ -11,7 +11,8 @@
  * With -DBLOCKING an item may never return: its turn stays held for ever, which is allowed; what is not allowed is a
  * queued item with no turn held at all.
  * With -DABANDON a process runs the group's abandon (GroupTurns.Abandon): it raises `abandoning`, sweeps the queue,
- * raises `swept`, and looks at the queue once more; turns that see the abandon before the sweep give their turn back
+ * raises `swept`, and looks at the queue once more (taking a turn for an item, else dropping the queue a turn
+ * that ended mid-sweep left); turns that see the abandon before the sweep give their turn back
  * without a re-check (EndTurn).
  * The queue exists only while it holds items: `cur` names the queue in GroupTurns._queue (0: none), each queue has its
  * own count and retired flag. A producer reads `cur`, installs a fresh queue if there is none (a compare-and-swap from
@@ -269,9 +270,9 @@ proctype Abandon() {
         tryTakeTurn(took);
         if
         :: took -> poolQueue++
-        :: else -> skip
+        :: else -> dropIfEmpty(aq)
         fi
-    :: else -> skip
+    :: else -> dropIfEmpty(aq)            /* the drop a turn that ended mid-sweep left undone */
     fi
 #endif
 }

@@ -65,4 +65,49 @@ public sealed class DeferredQueueDropTests
             group.Dispose();
         }
     }
+
+    [Theory]
+    [MemberData(nameof(Configurations))]
+    public void ShutdownAsync_GroupAbandonRacingItsOwnTurnEnd_LeavesNoQueueBehind(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        // The turn ends while the abandon sweeps the queue, and leaves the queue to the sweep; the abandon must then drop
+        // the emptied queue itself. Before, 8 to 15 rounds in 20 kept the queue for as long as the group lived.
+        using SlimThreadPool pool = TestPools.Create(workers: 2, o =>
+        {
+            o.Queue = queue;
+            o.IdleWait = idleWait;
+        });
+        for (int round = 0; round < 10; round++)
+        {
+            SlimThreadPoolGroup group = pool.CreateGroup();
+            using var started = new ManualResetEventSlim();
+            int release = 0;
+            group.Queue(() =>
+            {
+                started.Set();
+                while (Volatile.Read(ref release) == 0)
+                {
+                    Thread.SpinWait(10);
+                }
+            });
+            for (int i = 0; i < 20_000; i++)
+            {
+                group.Queue(static () => { });
+            }
+
+            Bounded.Wait(started, "the group's first item started");
+            var releaser = new Thread(() =>
+            {
+                Thread.SpinWait(2_000);
+                Volatile.Write(ref release, 1);
+            });
+            releaser.Start();
+            ShutdownResult result = Bounded.Result(group.ShutdownAsync(ShutdownMode.Abandon), "the group's abandon");
+            Assert.True(releaser.Join(Bounded.Timeout), "the releaser finished");
+
+            Assert.True(result.AbandonedItems.Count <= 20_000);
+            Bounded.Until(() => !group.HasQueue, $"round {round}: the abandoned group dropped its emptied queue");
+            group.Dispose();
+        }
+    }
 }
