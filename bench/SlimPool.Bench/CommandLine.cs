@@ -15,7 +15,7 @@ internal sealed class CommandLine
     private readonly Option<string?> _cpus = new("--cpus") { Description = "Core counts, comma-separated (e.g. 1,2,4): runs each cell with the child process limited to the first N cores (taskset) and prints how each pool scales." };
     private readonly Option<string?> _work = new("--work") { Description = "tiny-work's work per item in µs, comma-separated (default 0.1,1,10,100,1000; 1 with --quick)." };
     private readonly Option<string?> _workers = new("--workers", "-w") { Description = "thread-count's worker counts, comma-separated (default 2,25,200)." };
-    private readonly Option<bool> _quick = new("--quick", "-q") { Description = "A smoke run of under a minute: small sizes, each scenario's first case (all listed with --work or --workers), 3 repetitions." };
+    private readonly Option<bool> _quick = new("--quick", "-q") { Description = "A smoke run of under a minute: small sizes, each scenario's first case (all listed with --work or --workers), the reference and SlimPool only, 3 repetitions." };
     private readonly Option<bool> _allCases = new("--all-cases") { Description = "Every case of every scenario at the default sizes (tiny-work 0.1 to 1000 µs, akka-pingpong at 1, 4×cores and 64 pairs, ...): about three times the default run." };
     private readonly Option<bool> _full = new("--full") { Description = "The seeds' sizes (self-requeue 16M items, io-latency 1000 items blocking 500 ms, tiny-work uncapped too); takes much longer." };
     private readonly Option<string> _json = new("--json") { Description = "Where to write all results as JSON (every repetition, ratios, intervals, verdicts, the machine).", DefaultValueFactory = _ => Path.Combine("bench-results", "results.json") };

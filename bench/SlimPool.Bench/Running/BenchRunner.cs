@@ -63,6 +63,11 @@ internal sealed class BenchRunner(BenchSettings settings, IReadOnlyList<PoolDefi
     private List<PoolDefinition> PoolsOf(IScenario scenario, BenchCase benchCase)
     {
         List<PoolDefinition> cellPools = [.. pools.Where(p => p.Supports(scenario))];
+        if (settings.Mode == BenchMode.Quick)
+        {
+            return cellPools; // a smoke run: the reference and the pools asked for, not a case's extra rows
+        }
+
         foreach (string extra in benchCase.ExtraPools)
         {
             if (PoolCatalog.Find(extra) is { } pool && pool.Supports(scenario) && !cellPools.Contains(pool))

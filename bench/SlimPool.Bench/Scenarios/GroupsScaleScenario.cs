@@ -24,7 +24,7 @@ internal sealed class GroupsScaleScenario : IScenario
 
     public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
-        int once = context.Size(quick: 100_000, standard: 100_000, full: 1_000_000);
+        int once = context.Size(quick: 20_000, standard: 100_000, full: 1_000_000);
         int idle = context.Size(quick: 20_000, standard: 100_000, full: 100_000);
         int active = context.Size(quick: 20_000, standard: 100_000, full: 100_000);
         int items = context.Size(quick: 200_000, standard: 400_000, full: 10_000_000);

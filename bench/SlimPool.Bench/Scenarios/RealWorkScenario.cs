@@ -20,7 +20,7 @@ internal sealed class RealWorkScenario : IScenario
 
     public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
-        int documents = context.Size(quick: 20_000, standard: 30_000, full: 1_000_000);
+        int documents = context.Size(quick: 10_000, standard: 30_000, full: 1_000_000);
         int hashes = context.Size(quick: 20_000, standard: 30_000, full: 1_000_000);
         int flows = context.Size(quick: 100, standard: 200, full: 2_000);
         return
