@@ -14,8 +14,8 @@
 #                             STRICT with COMPUTE (the property without the compute-bound allowance: the limit is real)
 #   GroupTurns.pml            (src/SlimPool/Groups/) BLOCKING, ABANDON (the group's sweep), MAXTURNS, QUANTUM; the
 #                             queue dropped by the turn that found it empty, or later by its worker (DROPS drops at
-#                             any moment: 1 in the 2-producer runs, 0 in the 3-item run; 2, and 1 in the 3-item run,
-#                             with SLIMPOOL_THOROUGH=1), or by the group's abandon, and installed again by a producer;
+#                             any moment: 1 in the first 2-producer run, 0 in the two-turn and 3-item runs; 2, and 1
+#                             in those, with SLIMPOOL_THOROUGH=1), or by the group's abandon, and installed again;
 #                             broken: BROKEN (a turn given back without a re-check), BROKEN_SWEEP (no look after the
 #                             sweep), BROKEN_DROP (the queue dropped without retiring it: an item lands in a dropped queue)
 #   PriorityLanes.pml         the High lane's tickets against direct takes; broken: TWO_WORDS (items and tickets
@@ -63,7 +63,7 @@ runs=(
   "$guard|$b -DCOMPUTE|none" "$guard|$a -DCOMPUTE|none" "$guard|$d -DCOMPUTE|none" "$guard|$d -DCOMPUTE -DSTRICT|some"
   "$guard|$d -DBROKEN_RUNNABLE|some"
   "$group|$g -DBLOCKING -DABANDON -DDROPS=1|none" "$group|$g -DBROKEN|some" "$group|$g -DABANDON -DBROKEN_SWEEP|some"
-  "$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON -DDROPS=1|none"
+  "$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON -DDROPS=0|none"
   "$group|$h -DABANDON -DBROKEN_SWEEP|some" "$group|$g -DBROKEN_DROP|some" "$group|$h -DBROKEN_DROP|some"
   "$group|-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DBLOCKING -DABANDON -DDROPS=0|none"
   "$lanes|$a|none" "$lanes|$a -DTWO_WORDS|some" "$lanes|$b|none" "$lanes|$b -DTWO_WORDS|some"
@@ -73,6 +73,7 @@ if [ "${SLIMPOOL_THOROUGH:-0}" = 1 ]; then
   runs+=("$stp|$b -DBLOCKING -DSPARES=1 -DWS -DDECLINES=0 -DSTOP|none" "$stp|-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=2|none")
   runs+=("$group|$h -DBLOCKING -DABANDON|none" "$group|$g -DBLOCKING -DABANDON -DDROPS=2|none")
   runs+=("$group|-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DBLOCKING -DABANDON -DDROPS=1|none")
+  runs+=("$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON -DDROPS=1|none")
 fi
 
 work=$(mktemp -d)
