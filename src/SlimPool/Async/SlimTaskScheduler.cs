@@ -74,7 +74,7 @@ internal sealed class SlimTaskScheduler : TaskScheduler
             })
             {
                 IsBackground = true,
-                Name = "SlimPool long-running task",
+                Name = $"{pool.Name} long-running task", // named after its pool, as the workers are
             }.UnsafeStart((this, task));
             return;
         }

@@ -114,11 +114,11 @@ public sealed class AsyncIntegrationTests : IDisposable
     }
 
     [Fact]
-    public void TaskScheduler_LongRunningTask_GetsItsOwnThread()
+    public void TaskScheduler_LongRunningTask_GetsItsOwnThreadNamedAfterThePool()
     {
-        Task<bool> task = Task.Factory.StartNew(OnPool, CancellationToken.None, TaskCreationOptions.LongRunning, _pool.TaskScheduler);
+        Task<string?> task = Task.Factory.StartNew(() => OnPool() ? null : Thread.CurrentThread.Name, CancellationToken.None, TaskCreationOptions.LongRunning, _pool.TaskScheduler);
 
-        Assert.False(Bounded.Result(task, "the long-running task"));
+        Assert.Equal($"{Prefix} long-running task", Bounded.Result(task, "the long-running task"));
     }
 
     [Fact]
