@@ -1,4 +1,5 @@
 using Akka.Configuration;
+using Akka.Configuration.Hocon;
 
 namespace SlimPool.Akka;
 
@@ -12,6 +13,9 @@ internal static class SlimPoolDispatcherSettings
     /// <summary>The block inside a dispatcher's configuration that holds SlimPool's settings.</summary>
     public const string Section = "slim-pool";
 
+    // Every key the block may hold: any other is a mistake (a typo would otherwise be ignored without a word).
+    private static readonly string[] s_keys = ["worker-count", "queue", "idle-wait", "starvation-timeout", "max-workers", "thread-name-prefix"];
+
     /// <summary>
     /// The options for a dispatcher's pool. Akka's actors bring their own <see cref="TaskScheduler"/>, so the workers
     /// run without SlimPool's SynchronizationContext, as the built-in pool's threads do.
@@ -20,8 +24,8 @@ internal static class SlimPoolDispatcherSettings
     /// <param name="dispatcherId">The dispatcher's id, for thread names and for the paths in error messages.</param>
     public static SlimThreadPoolOptions ToOptions(Config? dispatcherConfig, string dispatcherId)
     {
-        Config section = dispatcherConfig is not null && dispatcherConfig.HasPath(Section) ? dispatcherConfig.GetConfig(Section) : Config.Empty;
         string prefix = $"{dispatcherId}.{Section}.";
+        Config section = ReadSection(dispatcherConfig, dispatcherId, prefix);
         var options = new SlimThreadPoolOptions { UseSynchronizationContext = false, Name = dispatcherId };
 
         int workerCount = ReadInt(section, prefix, "worker-count");
@@ -78,6 +82,31 @@ internal static class SlimPoolDispatcherSettings
         }
 
         return options;
+    }
+
+    // The dispatcher's slim-pool block, checked: it must be a block (slim-pool = 5 is not), and hold only known keys.
+    private static Config ReadSection(Config? dispatcherConfig, string dispatcherId, string prefix)
+    {
+        if (dispatcherConfig is null || !dispatcherConfig.HasPath(Section))
+        {
+            return Config.Empty;
+        }
+
+        HoconValue value = dispatcherConfig.GetValue(Section);
+        if (!value.IsObject())
+        {
+            throw new ConfigurationException($"{dispatcherId}.{Section} = \"{value}\" is not valid: expected a block, {Section} {{ {string.Join(", ", s_keys)} }}.");
+        }
+
+        foreach (string key in value.GetObject().Items.Keys)
+        {
+            if (Array.IndexOf(s_keys, key) < 0)
+            {
+                throw new ConfigurationException($"{prefix}{key} is not a {Section} setting: expected one of {string.Join(", ", s_keys)}.");
+            }
+        }
+
+        return dispatcherConfig.GetConfig(Section);
     }
 
     private static int ReadInt(Config section, string prefix, string key)

@@ -77,6 +77,23 @@ public sealed class SlimPoolExecutorServiceConfiguratorTests
     }
 
     [Fact]
+    public void Constructor_UnknownKey_ThrowsConfigurationExceptionNamingItAndTheValidKeys()
+    {
+        var exception = Assert.Throws<ConfigurationException>(() => Configure("slim-pool {\nworker-cout = 2\n}"));
+
+        Assert.Contains($"{Id}.slim-pool.worker-cout", exception.Message, StringComparison.Ordinal);
+        Assert.Contains("worker-count, queue, idle-wait, starvation-timeout, max-workers, thread-name-prefix", exception.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void Constructor_SlimPoolIsNotABlock_ThrowsConfigurationExceptionNamingIt()
+    {
+        var exception = Assert.Throws<ConfigurationException>(() => Configure("slim-pool = 5"));
+
+        Assert.Contains($"{Id}.slim-pool = \"5\"", exception.Message, StringComparison.Ordinal);
+    }
+
+    [Fact]
     public void Produce_EachCall_IsANewPoolThatRunsRunnablesAndShutsDown()
     {
         var configurator = Configure("slim-pool.worker-count = 1");
