@@ -20,10 +20,25 @@ public sealed class GroupScaleTests(ITestOutputHelper output)
         const int Groups = 10_000;
         using SlimThreadPool pool = TestPools.Create(workers: 2);
 
-        // A first round, twice as large, grows what the pool itself keeps (its queue's rings hold as many turns as were
-        // queued at once, and the measured round queues at most half as many), so that the measured round counts the
-        // groups alone.
-        RunOneItemEach(pool, new SlimThreadPoolGroup[2 * Groups], dispose: true);
+        // A first round, twice as large and queued while every worker is held, grows what the pool itself keeps: its
+        // queue's rings hold as many turns as were queued at once, here all of them, and the measured round queues at
+        // most half as many, so that it counts the groups alone. (Without the hold the first round's backlog depended on
+        // how fast the workers drained it, and 1 run in 8 grew a 16,384-cell ring in the measured round: 279 B a group.)
+        using (var gate = new ManualResetEventSlim())
+        using (var held = new CountdownEvent(pool.WorkerCount))
+        {
+            for (int i = 0; i < pool.WorkerCount; i++)
+            {
+                pool.Queue(() =>
+                {
+                    held.Signal();
+                    gate.Wait(Bounded.Timeout);
+                });
+            }
+
+            Bounded.Wait(held, "every worker held");
+            RunOneItemEach(pool, new SlimThreadPoolGroup[2 * Groups], dispose: true, beforeWaiting: gate.Set);
+        }
 
         var groups = new SlimThreadPoolGroup[Groups];
         long before = GC.GetTotalMemory(forceFullCollection: true);
@@ -205,7 +220,7 @@ public sealed class GroupScaleTests(ITestOutputHelper output)
     }
 
     // Creates a group per slot, queues one item to each and waits until all have run; disposes them if asked.
-    private static void RunOneItemEach(SlimThreadPool pool, SlimThreadPoolGroup[] groups, bool dispose)
+    private static void RunOneItemEach(SlimThreadPool pool, SlimThreadPoolGroup[] groups, bool dispose, Action? beforeWaiting = null)
     {
         using var done = new CountdownEvent(groups.Length);
         for (int i = 0; i < groups.Length; i++)
@@ -214,6 +229,7 @@ public sealed class GroupScaleTests(ITestOutputHelper output)
             groups[i].Queue(s_signal, done);
         }
 
+        beforeWaiting?.Invoke();
         Bounded.Wait(done, "one item in each group");
         Bounded.Wait(pool.WaitForIdleAsync(), "the pool idle");
         if (dispose)
