@@ -58,6 +58,9 @@ internal sealed record BenchSettings
     /// <summary>tiny-work's work per item in µs; null for its defaults.</summary>
     public IReadOnlyList<double>? WorkSizes { get; init; }
 
+    /// <summary>Whether the user listed cases (<c>--work</c> or <c>--workers</c>): a quick run then runs them all, with their extra rows.</summary>
+    public bool ListsCases => WorkSizes is not null || Workers is not null;
+
     public string? JsonPath { get; init; }
 
     /// <summary>The folder for the charts (PNG and SVG); null or empty for none.</summary>

@@ -7,10 +7,8 @@ namespace SlimPool.Bench.Tests;
 /// <summary>Which cases a run measures: every scenario in the default run, the extended ones with --all-cases.</summary>
 public sealed class CaseSelectionTests
 {
-    public static TheoryData<string> Scenarios() => [.. ScenarioCatalog.All.Select(s => s.Name)];
-
     [Theory]
-    [MemberData(nameof(Scenarios))]
+    [MemberData(nameof(ScenarioSmokeTests.Scenarios), MemberType = typeof(ScenarioSmokeTests))]
     public void Select_DefaultRun_KeepsAtLeastOneCaseOfEveryScenario(string name)
     {
         IReadOnlyList<BenchCase> cases = ScenarioCatalog.Find(name)!.Cases(new CaseContext(BenchMode.Default, NanosecondsPerIteration: 1.0, Cores: 2));

@@ -63,7 +63,7 @@ internal sealed class BenchRunner(BenchSettings settings, IReadOnlyList<PoolDefi
     private List<PoolDefinition> PoolsOf(IScenario scenario, BenchCase benchCase)
     {
         List<PoolDefinition> cellPools = [.. pools.Where(p => p.Supports(scenario))];
-        if (settings.Mode == BenchMode.Quick && settings.WorkSizes is null && settings.Workers is null)
+        if (settings.Mode == BenchMode.Quick && !settings.ListsCases)
         {
             return cellPools; // a smoke run: the reference and the pools asked for, not a case's extra rows (unless cases were listed)
         }

@@ -21,7 +21,7 @@ internal static class CaseSelection
 
         if (settings.Mode == BenchMode.Quick)
         {
-            return settings.WorkSizes is null && settings.Workers is null ? [.. cases.Take(1)] : cases;
+            return settings.ListsCases ? cases : [.. cases.Take(1)];
         }
 
         return [.. cases.Where(c => !c.Extended)];

@@ -23,10 +23,7 @@ internal sealed class DeferredQueueDrops
 
     private readonly GroupTurns?[] _groups = new GroupTurns?[Capacity];
     private int _next;  // the slot the next group goes into: the oldest entry once all are used
-    private int _count; // entries in use
-
-    /// <summary>The number of groups whose queue drop is deferred.</summary>
-    public int Count => _count;
+    private int _count; // entries in use: DropAll, called at every park, returns at once when none
 
     /// <summary>
     /// Defers the drop of <paramref name="group"/>'s queue, unless a worker holds it already; drops the oldest deferred

@@ -22,16 +22,18 @@ namespace SlimPool.Groups;
 /// <para><b>The queue exists only while it holds items, or briefly after.</b> <c>_queue</c> is null until a producer
 /// needs it, and once a turn finds it empty it is retired and the field cleared (<see cref="DropQueueIfEmpty"/>): by
 /// the turn itself off the pool's workers, else by the worker later, when it parks or after more groups' turns
-/// (<see cref="DeferredQueueDrops"/>), so an idle group holds no queue storage once the pool is idle. A retired queue refuses every later enqueue (<see cref="LockFreeWorkQueue.TryRetire"/>), so an item
-/// is only ever accepted into the queue the field holds: a producer that read a queue just before its retirement fails
+/// (<see cref="DeferredQueueDrops"/>), so an idle group holds no queue storage once the pool is idle; the group's
+/// abandon drops it too when a turn left it mid-sweep. A drop is safe from any thread at any moment, a turn held or
+/// not: a retired queue refuses every later enqueue (<see cref="LockFreeWorkQueue.TryRetire"/>), so an item is only
+/// ever accepted into the queue the field holds: a producer that read a queue just before its retirement fails
 /// to enqueue, clears the field itself if the retirer has not yet, installs a fresh queue (a compare-and-swap from null)
 /// and enqueues there. A queue leaves the field only after it was retired, and it is retired only when empty, so no item
 /// is ever left behind in a dropped queue, and a serial group's items stay in order (an item goes into a new queue only
 /// after the old one was emptied).</para>
 /// <para><b>No item is stranded.</b> While the queue holds an item, some turn is held. A producer publishes its item
 /// (the claim of its cell, a compare-and-swap: a full fence), then reads <c>_turns</c> (<see cref="Enqueue"/>); a turn
-/// that finds the queue empty drops it if it can, gives the turn back (a full fence), then reads <c>_queue</c> and looks
-/// at the queue it finds (<see cref="EndTurn"/>). Either the producer sees the turn given back and takes one, or the
+/// that finds the queue empty gives the turn back (a full fence), then reads <c>_queue</c> and looks at the queue it
+/// finds (<see cref="EndTurn"/>), and drops or defers the drop only after that look. Either the producer sees the turn given back and takes one, or the
 /// turn's look comes after the producer's claim: it then reads the producer's queue (installed before the claim, and
 /// replaced only once retired, which needs the item taken) and sees the item, and takes the turn back. A turn that yields
 /// at the end of its quantum keeps its turn and queues itself again; so does one that the pool's abandon stops, and the
@@ -359,8 +361,6 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     private bool IsQueueEmpty => Volatile.Read(ref _queue) is not { IsEmpty: false };
 
     // Gives the turn back; true if this thread took it again because an item is waiting (the turn then runs on).
-    // RunTurn's AddRan comes just before: the two writes to this object's counters go together, so the producers' line
-    // moves to this core once a turn, not twice.
     private bool EndTurn()
     {
         // The decrement is a full fence before the reads of _queue and of its tail: it pairs with Enqueue's claim (a
