@@ -388,13 +388,7 @@ public sealed partial class SlimThreadPool
 
     private void Publish(object callback, object? state, bool preferLocal, ExecutionContext? context)
     {
-        // One item in QueueWaitSampleInterval per producing thread is stamped while the histogram is enabled: a stamp is
-        // a small object and a clock read, too much for every tiny item; disabled, this is one field read.
-        if (_queueWait.Enabled && (++t_queueWaitSample & (QueueWaitSampleInterval - 1)) == 0)
-        {
-            callback = new TimedWorkItem(callback, state, _recordQueueWait);
-            state = null;
-        }
+        StampForQueueWait(ref callback, ref state);
 
         // Full fence: the item is published before we read the idle state (pairs with the worker's announce,
         // see IdleWait) and before we read the shutdown flag again (pairs with ShutdownCoordinator.Begin's exchange).
@@ -408,6 +402,17 @@ public sealed partial class SlimThreadPool
 
         _idleWait.OnWorkQueued();
         _guard?.OnQueued(); // after the same fence: see StarvationGuard
+    }
+
+    // One item in QueueWaitSampleInterval per producing thread is stamped while the histogram is enabled: a stamp is
+    // a small object and a clock read, too much for every tiny item; disabled, this is one field read.
+    private void StampForQueueWait(ref object callback, ref object? state)
+    {
+        if (_queueWait.Enabled && (++t_queueWaitSample & (QueueWaitSampleInterval - 1)) == 0)
+        {
+            callback = new TimedWorkItem(callback, state, _recordQueueWait);
+            state = null;
+        }
     }
 
     // Publishes the entry, then makes sure a full fence follows its publication. The shared queue's

@@ -14,6 +14,14 @@ internal readonly struct AdapterPool(IThreadPool pool) : IBenchPool
 
     public void Queue(BenchWorkItem item) => _pool.Queue(item);
 
+    public void QueueBatch(BenchWorkItem[] items)
+    {
+        foreach (BenchWorkItem item in items)
+        {
+            _pool.Queue(item);
+        }
+    }
+
     public void QueueFromPool(BenchWorkItem item) => _pool.Queue(item);
 
     public Task Run(Func<Task> flow) => Task.Factory.StartNew(flow, CancellationToken.None, TaskCreationOptions.DenyChildAttach, TaskScheduler.Default).Unwrap();

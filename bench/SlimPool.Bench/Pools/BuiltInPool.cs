@@ -14,6 +14,15 @@ internal readonly struct BuiltInPool : IBenchPool
 
     public void Queue(BenchWorkItem item) => ThreadPool.UnsafeQueueUserWorkItem(item, preferLocal: false);
 
+    // No batch form: one call an item, as a user of the built-in pool writes it.
+    public void QueueBatch(BenchWorkItem[] items)
+    {
+        foreach (BenchWorkItem item in items)
+        {
+            ThreadPool.UnsafeQueueUserWorkItem(item, preferLocal: false);
+        }
+    }
+
     public void QueueFromPool(BenchWorkItem item) => ThreadPool.UnsafeQueueUserWorkItem(item, preferLocal: true);
 
     public Task Run(Func<Task> flow) => Task.Run(flow);

@@ -15,6 +15,12 @@ internal interface IBenchPool
     /// <summary>Queues <paramref name="item"/> from a thread that is not one of the pool's.</summary>
     void Queue(BenchWorkItem item);
 
+    /// <summary>
+    /// Queues <paramref name="items"/> from a thread that is not one of the pool's, in one call where the pool has a
+    /// batch form (SlimPool's <c>QueueBatch</c>), else one call an item.
+    /// </summary>
+    void QueueBatch(BenchWorkItem[] items);
+
     /// <summary>Queues <paramref name="item"/> from inside an item running on the pool (the local, preferred path).</summary>
     void QueueFromPool(BenchWorkItem item);
 

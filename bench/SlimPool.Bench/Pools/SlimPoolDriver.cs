@@ -11,6 +11,9 @@ internal readonly struct SlimPoolDriver(SlimThreadPool pool) : IBenchPool
 
     public void Queue(BenchWorkItem item) => _pool.Queue(item);
 
+    // Array covariance: the items' array seen as IWorkItem[] (a read-only span of it is allowed).
+    public void QueueBatch(BenchWorkItem[] items) => _pool.QueueBatch(new ReadOnlySpan<IWorkItem>(items));
+
     // From a worker the pool takes its local path by itself (work-stealing queues push to the worker's deque).
     public void QueueFromPool(BenchWorkItem item) => _pool.Queue(item);
 

@@ -13,6 +13,9 @@ namespace SlimPool.Bench.Scenarios;
 /// </summary>
 internal sealed class QueueDrainScenario : IScenario
 {
+    /// <summary>Items per call in the batched cases (their counts are rounded down to a multiple of it).</summary>
+    private const int BatchLength = 256;
+
     public string Name => "queue-drain";
 
     public string Description => "seed 002: empty items from one outside thread; queue cost, drain cost, GC, bytes per item; interleaved and separated";
@@ -20,10 +23,19 @@ internal sealed class QueueDrainScenario : IScenario
     public IReadOnlyList<BenchCase> Cases(CaseContext context)
     {
         int items = context.Size(quick: 200_000, standard: 1_000_000, full: 1_000_000);
+        int batched = items / BatchLength * BatchLength;
         return
         [
             new Case("interleaved", $"{items:N0} empty items, interleaved (queued while the pool runs them)", items, Separated: false),
             new Case("separated", $"{items:N0} empty items, separated (a gate holds the workers until all are queued)", items, Separated: true),
+            new Case("interleaved-batch", $"{batched:N0} empty items, interleaved, queued {BatchLength} a call (SlimPool's QueueBatch; the built-in pool has no batch form)", batched, Separated: false, Batched: true)
+            {
+                Extended = true,
+            },
+            new Case("separated-batch", $"{batched:N0} empty items, separated, queued {BatchLength} a call", batched, Separated: true, Batched: true)
+            {
+                Extended = true,
+            },
         ];
     }
 
@@ -47,10 +59,22 @@ internal sealed class QueueDrainScenario : IScenario
 
         int gen0 = GC.CollectionCount(0);
         long allocated = GC.GetTotalAllocatedBytes(precise: true);
+        // A batch is the same items in the same order: BatchLength of them a call.
+        BenchWorkItem[] batch = [.. Enumerable.Range(0, BatchLength).Select(i => items[i % items.Length])];
         long start = Stopwatch.GetTimestamp();
-        for (int i = 0; i < c.Items; i++)
+        if (c.Batched)
         {
-            pool.Queue(items[i % items.Length]);
+            for (int i = 0; i < c.Items; i += BatchLength)
+            {
+                pool.QueueBatch(batch);
+            }
+        }
+        else
+        {
+            for (int i = 0; i < c.Items; i++)
+            {
+                pool.Queue(items[i % items.Length]);
+            }
         }
 
         long queued = Stopwatch.GetTimestamp();
@@ -70,7 +94,7 @@ internal sealed class QueueDrainScenario : IScenario
         ]);
     }
 
-    private sealed record Case(string Key, string Label, int Items, bool Separated) : BenchCase(Key, Label);
+    private sealed record Case(string Key, string Label, int Items, bool Separated, bool Batched = false) : BenchCase(Key, Label);
 
     private sealed class GatedItem(StripedCountdown countdown, int stripe, ManualResetEventSlim gate) : BenchWorkItem
     {

@@ -147,14 +147,14 @@ internal sealed class ShutdownCoordinator
     /// people's items: while <see cref="FinishShutdown"/> has not begun its last look (<c>_finished == 0</c>), that
     /// look, or a worker still draining, takes the item (runs it in a drain, hands it back in an abandon), and so does
     /// a worker of this pool's own. Only once the last look is over can an item be left with nobody to take it; then
-    /// this thread runs one item, the one it left (several producers racing that instant may swap theirs: each runs one).
+    /// this thread runs as many items as it left (several producers racing that instant may swap theirs: each runs as many as it left).
     /// </summary>
-    public void OnQueuedDuringShutdown(bool onOwnWorker)
+    public void OnQueuedDuringShutdown(bool onOwnWorker, int count = 1)
     {
         if (t_runningLeftovers == this)
         {
             // Posted by the leftover item this thread runs: the loop that runs it takes this one too.
-            t_publishedMeanwhile++;
+            t_publishedMeanwhile += count;
             return;
         }
 
@@ -163,9 +163,9 @@ internal sealed class ShutdownCoordinator
             return;
         }
 
-        // One item for the one this thread left, and one more for each item that one posted while it ran: a producer runs
-        // as many items as it left, no more.
-        for (int owed = 1; owed > 0 && _queue.TryDequeue(out QueuedWorkItem item); owed--)
+        // One item for each this thread left (a batch leaves several), and one more for each item those posted while
+        // they ran: a producer runs as many items as it left, no more.
+        for (int owed = count; owed > 0 && _queue.TryDequeue(out QueuedWorkItem item); owed--)
         {
             t_publishedMeanwhile = 0;
             Run(item);

@@ -32,4 +32,21 @@ internal interface IFencedEnqueue
     /// <param name="item">The entry to add.</param>
     /// <returns>As for <see cref="EnqueueFenced"/>.</returns>
     bool EnqueueFencedShared(in QueuedWorkItem item) => EnqueueFenced(item);
+
+    /// <summary>
+    /// Adds the entries in order where every worker looks (as <see cref="EnqueueFencedShared"/> does), each visible to
+    /// <see cref="IWorkQueue.IsEmpty"/> once this returns.
+    /// </summary>
+    /// <param name="items">The entries to add, oldest first.</param>
+    /// <returns>As for <see cref="EnqueueFenced"/>: true if the last entry's publication was an interlocked operation.</returns>
+    bool EnqueueBatchFenced(ReadOnlySpan<QueuedWorkItem> items)
+    {
+        bool fenced = false;
+        foreach (ref readonly QueuedWorkItem item in items)
+        {
+            fenced = EnqueueFencedShared(item);
+        }
+
+        return fenced;
+    }
 }

@@ -124,6 +124,64 @@ internal sealed class LockFreeSegment
         }
     }
 
+    /// <summary>
+    /// Adds the longest prefix of <paramref name="items"/> that fits in the free cells from the tail on, with one
+    /// compare-and-swap on the tail, and returns its length: 0 when the ring is frozen or its tail cell is not free.
+    /// </summary>
+    /// <remarks>
+    /// A cell is free for position <c>p</c> when its sequence is <c>p</c>; consumers free cells out of order (two of
+    /// them finish in either order), so each cell from the tail is checked, as <see cref="TryDequeueBatch"/> checks
+    /// each published one. A free cell stays free until its position is claimed, which only the swap below does, so
+    /// the count holds if the swap succeeds. The claim makes the whole prefix visible at once (<see cref="IsEmpty"/>
+    /// reads the tail); a consumer that reaches a claimed cell before its entry is written waits for it, as it does
+    /// for a single enqueue, and the entries are published in order.
+    /// </remarks>
+    public int TryEnqueueBatch(ReadOnlySpan<QueuedWorkItem> items)
+    {
+        Cell[] cells = _cells;
+        int limit = Math.Min(items.Length, cells.Length);
+        while (true)
+        {
+            long tail = Volatile.Read(ref _positions.Tail);
+            if ((tail & FrozenBit) != 0)
+            {
+                return 0;
+            }
+
+            int count = 0;
+            while (count < limit && Volatile.Read(ref cells[(int)(tail + count) & _mask].Sequence) == tail + count)
+            {
+                count++;
+            }
+
+            if (count == 0)
+            {
+                // The tail's cell holds last lap's entry (the ring is full), or another producer claimed it first
+                // and moved the tail: look again only in that second case.
+                if (Volatile.Read(ref _positions.Tail) == tail)
+                {
+                    return 0;
+                }
+
+                continue;
+            }
+
+            if (Interlocked.CompareExchange(ref _positions.Tail, tail + count, tail) == tail)
+            {
+                for (int i = 0; i < count; i++)
+                {
+                    ref Cell cell = ref cells[(int)(tail + i) & _mask];
+                    cell.Item = items[i];
+                    Volatile.Write(ref cell.Sequence, tail + i + 1); // publish: pairs with the consumer's acquire
+                }
+
+                return count;
+            }
+
+            // Another producer claimed positions first; count again from the new tail.
+        }
+    }
+
     public bool TryDequeue(out QueuedWorkItem item)
     {
         Cell[] cells = _cells;

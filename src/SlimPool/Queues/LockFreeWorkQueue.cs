@@ -89,31 +89,74 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
                 return true;
             }
 
-            // The ring is full, or frozen (by another producer that grew it, or by TryRetire): grow once, then retry on
-            // the new tail; or give up if the queue was retired (a retired ring is never linked further: see TryRetire).
-            if (tail.IsRetired)
+            if (!TryGrowPast(tail, incoming: 1))
             {
                 return false;
             }
+        }
+    }
 
-            lock (GrowLock)
+    /// <summary>
+    /// Adds the entries in order, with one compare-and-swap per ring they land in (<see cref="LockFreeSegment.TryEnqueueBatch"/>):
+    /// a batch that fits the tail ring becomes visible at once. False, with none added, only if the queue was retired
+    /// before the first entry went in; the pool's own queue never is. The last claim is a full fence, as for <see cref="Enqueue"/>.
+    /// </summary>
+    internal bool TryEnqueueBatch(ReadOnlySpan<QueuedWorkItem> items)
+    {
+        bool any = false;
+        while (!items.IsEmpty)
+        {
+            LockFreeSegment tail = _tail;
+            int added = tail.TryEnqueueBatch(items);
+            if (added > 0)
             {
-                if (tail == _tail)
-                {
-                    // Freeze before linking: once a consumer can see Next, no producer can still add to this
-                    // ring, so "ring empty and Next set" means "ring finished" (see TryDequeue). A full ring may be
-                    // drained and retired between the look above and here; the freeze tells (see TryRetire).
-                    if (!tail.FreezeUnlessRetired())
-                    {
-                        return false;
-                    }
+                items = items[added..];
+                any = true;
+                continue;
+            }
 
-                    var next = new LockFreeSegment(NextSegmentLength(tail.Length, Count));
-                    tail.Next = next;
-                    _tail = next;
-                }
+            if (!TryGrowPast(tail, items.Length))
+            {
+                // Retired: only an empty queue is, so no entry of this batch was added (the claim above would have
+                // made it non-empty and the retire fail).
+                System.Diagnostics.Debug.Assert(!any, "A queue holding entries of this batch was retired.");
+                return false;
             }
         }
+
+        return true;
+    }
+
+    // The ring `tail` is full, or frozen (by another producer that grew it, or by TryRetire): links a new ring after it
+    // unless another producer did, so the caller retries on the new tail; false if the queue was retired (a retired ring
+    // is never linked further: see TryRetire). `incoming` is what the caller still has to add, counted in the new
+    // ring's size as backlog.
+    private bool TryGrowPast(LockFreeSegment tail, int incoming)
+    {
+        if (tail.IsRetired)
+        {
+            return false;
+        }
+
+        lock (GrowLock)
+        {
+            if (tail == _tail)
+            {
+                // Freeze before linking: once a consumer can see Next, no producer can still add to this
+                // ring, so "ring empty and Next set" means "ring finished" (see TryDequeue). A full ring may be
+                // drained and retired between the look above and here; the freeze tells (see TryRetire).
+                if (!tail.FreezeUnlessRetired())
+                {
+                    return false;
+                }
+
+                var next = new LockFreeSegment(NextSegmentLength(tail.Length, (long)Count + incoming));
+                tail.Next = next;
+                _tail = next;
+            }
+        }
+
+        return true;
     }
 
     private Lock GrowLock
@@ -169,6 +212,13 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
     {
         Enqueue(item);
         return true;
+    }
+
+    // The last ring's claim is the batch's full fence (see EnqueueFenced); an empty batch claims nothing.
+    bool IFencedEnqueue.EnqueueBatchFenced(ReadOnlySpan<QueuedWorkItem> items)
+    {
+        TryEnqueueBatch(items);
+        return !items.IsEmpty;
     }
 
     /// <summary>

@@ -92,6 +92,9 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     // reaches it first.
     bool IFencedEnqueue.EnqueueFencedShared(in QueuedWorkItem item) => ((IFencedEnqueue)_injection).EnqueueFenced(item);
 
+    // A batch goes to the shared queue from any thread: its items keep their order, and idle siblings take them.
+    bool IFencedEnqueue.EnqueueBatchFenced(ReadOnlySpan<QueuedWorkItem> items) => ((IFencedEnqueue)_injection).EnqueueBatchFenced(items);
+
     private bool EnqueueFenced(in QueuedWorkItem item)
     {
         WorkerQueues? local = t_local;

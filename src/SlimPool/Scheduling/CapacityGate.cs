@@ -5,7 +5,7 @@ namespace SlimPool.Scheduling;
 /// producers take and workers give back, with a FIFO line of producers waiting for one.
 /// </summary>
 /// <remarks>
-/// <para>The fast paths take no lock: <see cref="TryAcquire"/> is a compare-and-swap on the count,
+/// <para>The fast paths take no lock: <see cref="TryAcquire()"/> is a compare-and-swap on the count,
 /// <see cref="Release"/> one interlocked increment and one read of the waiter count.</para>
 /// <para>No lost wake-up: a waiter increments <c>_waiterCount</c> (a full fence) and then tries the count once
 /// more; a releaser increments the count (a full fence) and then reads <c>_waiterCount</c>. Of two threads that
@@ -18,6 +18,7 @@ namespace SlimPool.Scheduling;
 internal sealed class CapacityGate
 {
     private readonly Lock _lock = new();
+    private readonly Lock _gatherLock = new(); // one AcquireBlocking(count) at a time gathers its slots
     // Producers waiting for a slot, oldest first. Guarded by _lock.
     private readonly LinkedList<TaskCompletionSource<bool>> _waiters = new();
     private PaddedInt _free;
@@ -26,7 +27,14 @@ internal sealed class CapacityGate
     // Guarded by _lock: once set, every waiter and every later AcquireAsync gets false.
     private bool _closed;
 
-    public CapacityGate(int capacity) => _free.Value = capacity;
+    public CapacityGate(int capacity)
+    {
+        Capacity = capacity;
+        _free.Value = capacity;
+    }
+
+    /// <summary>The number of slots (<see cref="SlimThreadPoolOptions.BoundedCapacity"/>).</summary>
+    public int Capacity { get; }
 
     /// <summary>The number of free slots now (negative after forced acquisitions); for tests and metrics.</summary>
     public int Free => Volatile.Read(ref _free.Value);
@@ -48,6 +56,67 @@ internal sealed class CapacityGate
 
         return false;
     }
+
+    /// <summary>Takes <paramref name="count"/> slots at once if that many are free; none otherwise.</summary>
+    public bool TryAcquire(int count)
+    {
+        int free = Volatile.Read(ref _free.Value);
+        while (free >= count)
+        {
+            int seen = Interlocked.CompareExchange(ref _free.Value, free - count, free);
+            if (seen == free)
+            {
+                return true;
+            }
+
+            free = seen;
+        }
+
+        return false;
+    }
+
+    /// <summary>
+    /// Takes <paramref name="count"/> slots (at most the capacity), blocking the caller until it has them all: true then;
+    /// false, holding none, if the gate was closed first.
+    /// </summary>
+    /// <remarks>
+    /// Slots held for items not yet queued come back from nobody, so two callers each holding part of what they need
+    /// could wait for each other for ever. One caller at a time gathers (<c>_gatherLock</c>): every slot it lacks is
+    /// then free or held by a queued item, which a worker takes and releases, and single-slot producers never hold a
+    /// slot while they wait. So it gets its slots, and the next gatherer goes on.
+    /// </remarks>
+    public bool AcquireBlocking(int count)
+    {
+        if (TryAcquire(count))
+        {
+            return true;
+        }
+
+        lock (_gatherLock)
+        {
+            int held = 0;
+            while (held < count)
+            {
+                if (TryAcquire() || AcquireAsync(CancellationToken.None).AsTask().GetAwaiter().GetResult())
+                {
+                    held++;
+                    continue;
+                }
+
+                for (; held > 0; held--)
+                {
+                    Release();
+                }
+
+                return false;
+            }
+
+            return true;
+        }
+    }
+
+    /// <summary>Takes <paramref name="count"/> slots whether or not they are free (see <see cref="ForceAcquire()"/>).</summary>
+    public void ForceAcquire(int count) => Interlocked.Add(ref _free.Value, -count);
 
     /// <summary>Takes a slot whether or not one is free (for items that must never wait).</summary>
     public void ForceAcquire() => Interlocked.Decrement(ref _free.Value);

@@ -44,7 +44,21 @@ internal static class ComposeGen
         Gen<ScriptOp> op = scope.ProducerShutdowns
             ? Gen.Frequency((12, item), (2, pause), (1, Shutdown(scope).Select(ScriptOp.ShutDown)))
             : Gen.Frequency((12, item), (2, pause));
-        return op.Array[1, scope.MaxOps];
+
+        // A run of the pool's items queued in one QueueBatch (or TryQueueBatch) call; Normalize turns a kind that cannot
+        // be batched (a cancelled or async item) back into a single Queue, which ends the run there.
+        Gen<ScriptOp[]> batch = Gen.Select(Item(scope).Array[2, 6], Gen.Bool, (items, tryIt) => items
+            .Select(i => ScriptOp.Queue(i with
+            {
+                Group = -1,
+                Priority = WorkItemPriority.Normal,
+                Shape = tryIt ? QueueShape.TryBatch : QueueShape.Batch,
+                SuppressFlow = items[0].SuppressFlow,
+            }))
+            .ToArray());
+        return Gen.Frequency((8, op.Select(static o => new[] { o })), (1, batch))
+            .Array[1, scope.MaxOps]
+            .Select(chunks => chunks.SelectMany(static c => c).Take(scope.MaxOps).ToArray());
     }
 
     private static Gen<ItemSpec> Item(ComposeScope scope) =>
@@ -83,7 +97,7 @@ internal static class ComposeGen
             Gen.OneOf(scope.ShutdownFroms),
             (target, kind, cancelAfter, from) => new ShutdownSpec(scope.GroupShutdowns && target >= 3 ? target - 3 : -1, kind, cancelAfter, from));
 
-    /// <summary>Makes a program consistent: targets that exist, priorities only on the pool's plain items, chains only on the pool.</summary>
+    /// <summary>Makes a program consistent: targets that exist, priorities only on the pool's plain items, chains only on the pool, batches only of the pool's plain Normal items.</summary>
     private static ComposeProgram Normalize(ComposeProgram program)
     {
         int groups = program.Groups.Length;
@@ -92,7 +106,10 @@ internal static class ComposeGen
             int group = item.Group < groups ? item.Group : -1;
             ItemKind kind = item.Kind == ItemKind.Chain && group >= 0 ? ItemKind.Compute : item.Kind;
             bool prioritised = group < 0 && kind is not (ItemKind.Cancelled or ItemKind.Async);
-            return item with { Group = group, Kind = kind, Priority = prioritised ? item.Priority : WorkItemPriority.Normal };
+            WorkItemPriority priority = prioritised ? item.Priority : WorkItemPriority.Normal;
+            bool batchable = group < 0 && priority == WorkItemPriority.Normal && kind is not (ItemKind.Cancelled or ItemKind.Async);
+            QueueShape shape = item.IsBatch && !batchable ? (item.IsTry ? QueueShape.TryQueue : QueueShape.Queue) : item.Shape;
+            return item with { Group = group, Kind = kind, Priority = priority, Shape = shape };
         }
 
         ShutdownSpec FixShutdown(ShutdownSpec shutdown) => shutdown.Target < groups ? shutdown : shutdown with { Target = -1 };

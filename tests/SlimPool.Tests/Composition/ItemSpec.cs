@@ -9,7 +9,10 @@ namespace SlimPool.Tests.Composition;
 /// </summary>
 internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Priority, QueueShape Shape, bool SuppressFlow, int Amount)
 {
-    public bool IsTry => Shape is QueueShape.TryQueue or QueueShape.TryQueueWorkItem;
+    public bool IsTry => Shape is QueueShape.TryQueue or QueueShape.TryQueueWorkItem or QueueShape.TryBatch;
+
+    /// <summary>Queued with its producer's neighbouring batch items in one <c>QueueBatch</c> call.</summary>
+    public bool IsBatch => Shape is QueueShape.Batch or QueueShape.TryBatch;
 
     public bool IsWorkItem => Shape is QueueShape.QueueWorkItem or QueueShape.TryQueueWorkItem;
 
@@ -39,7 +42,7 @@ internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Prior
 
     private string PlainCall(string target, string label)
     {
-        string method = IsTry ? "TryQueue" : "Queue";
+        string method = (IsTry ? "TryQueue" : "Queue") + (IsBatch ? "Batch" : string.Empty);
         string body = Kind switch
         {
             ItemKind.Compute => $"Compute, Item(\"{label}\", us: {Amount})",
@@ -53,6 +56,12 @@ internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Prior
         if (IsWorkItem)
         {
             body = $"new WorkItem({body})";
+        }
+        else if (IsBatch)
+        {
+            // One call takes this item and its producer's batch neighbours: shown as a batch of one each.
+            int comma = body.IndexOf(", ", StringComparison.Ordinal);
+            body = $"{body[..comma]}, [{body[(comma + 2)..]}]";
         }
 
         string extra = Kind == ItemKind.Cancelled

@@ -26,6 +26,71 @@ internal sealed partial class ProgramRun
         }
     }
 
+    // The script's batch items from `start` on that one QueueBatch call takes: the same method (Queue or Try) and the
+    // same flow, at most the pool's bound (a larger batch is refused with an ArgumentException: it could never fit).
+    private int BatchEnd(ScriptOp[] script, int start)
+    {
+        ItemSpec first = script[start].Item!;
+        int limit = Program.Pool.BoundedCapacity ?? int.MaxValue;
+        int end = start + 1;
+        while (end < script.Length && end - start < limit
+            && script[end].Item is { IsBatch: true } next && next.IsTry == first.IsTry && next.SuppressFlow == first.SuppressFlow)
+        {
+            end++;
+        }
+
+        return end;
+    }
+
+    // A producer's consecutive batch items, in one QueueBatch or TryQueueBatch call: all accepted or none.
+    private void QueueBatchFromProducer(ScriptOp[] ops, int producer, int firstOp, string producerName, int firstOrder)
+    {
+        ItemSpec first = ops[0].Item!;
+        string? expected = first.SuppressFlow ? null : Program.Pool.FlowExecutionContext ? producerName : null;
+        ItemRecord[] records = [.. ops.Select((op, i) =>
+            new ItemRecord(this, op.Item!, ComposeProgram.Label(producer, firstOp + i), producerName, firstOrder + i, parent: null, expected))];
+        object?[] states = [.. records];
+        foreach (ItemRecord record in records)
+        {
+            Ledger.Items.Enqueue(record);
+        }
+
+        long callStart = Ledger.Next();
+        foreach (ItemRecord record in records)
+        {
+            record.CallStartSeq = callStart;
+        }
+
+        bool accepted;
+        using (first.SuppressFlow ? ExecutionContext.SuppressFlow() : default(AsyncFlowControl?))
+        {
+            try
+            {
+                if (first.IsTry)
+                {
+                    accepted = Pool.TryQueueBatch(ItemRecord.RunState, states);
+                }
+                else
+                {
+                    Pool.QueueBatch(ItemRecord.RunState, states);
+                    accepted = true;
+                }
+            }
+            catch (ObjectDisposedException)
+            {
+                accepted = false;
+            }
+        }
+
+        long callEnd = Ledger.Next();
+        foreach (ItemRecord record in records)
+        {
+            record.CallEndSeq = callEnd;
+            record.AcceptedAt = Ledger.Elapsed;
+            record.State = accepted ? AcceptState.Accepted : AcceptState.Refused;
+        }
+    }
+
     /// <summary>Queues the next step of a chain from inside the pool (the step running now is <paramref name="parent"/>).</summary>
     internal void QueueChainStep(ItemRecord parent)
     {

@@ -151,7 +151,14 @@ internal sealed partial class ProgramRun
         {
             try
             {
-                if (script[op].Item is { } item)
+                if (script[op].Item is { IsBatch: true } first)
+                {
+                    int end = BatchEnd(script, op);
+                    QueueBatchFromProducer(script[op..end], producer, op, name, order);
+                    order += end - op;
+                    op = end - 1;
+                }
+                else if (script[op].Item is { } item)
                 {
                     QueueFromProducer(item, ComposeProgram.Label(producer, op), name, order++);
                 }

@@ -1,6 +1,6 @@
 namespace SlimPool.Tests.Composition;
 
-/// <summary>Which overload queues a plain item: a delegate with state or an <see cref="IWorkItem"/>, throwing or trying.</summary>
+/// <summary>Which overload queues a plain item: a delegate with state or an <see cref="IWorkItem"/>, alone or in a batch, throwing or trying.</summary>
 internal enum QueueShape
 {
     /// <summary><c>Queue(Action&lt;object?&gt;, state[, priority | token])</c>.</summary>
@@ -14,4 +14,13 @@ internal enum QueueShape
 
     /// <summary><c>TryQueue(IWorkItem[, priority | token])</c>.</summary>
     TryQueueWorkItem,
+
+    /// <summary>
+    /// <c>pool.QueueBatch(Action&lt;object?&gt;, states)</c>: a producer's consecutive batch items go in one call (a plain
+    /// item of the pool at Normal priority; any other item queued this way falls back to <see cref="Queue"/>).
+    /// </summary>
+    Batch,
+
+    /// <summary><c>pool.TryQueueBatch(Action&lt;object?&gt;, states)</c>, as <see cref="Batch"/>.</summary>
+    TryBatch,
 }

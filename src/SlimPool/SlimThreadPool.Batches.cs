@@ -1,0 +1,226 @@
+using SlimPool.Queues;
+using SlimPool.Scheduling;
+
+namespace SlimPool;
+
+/// <summary>Batch queueing: many items from one call, with one reservation and one wake for each chunk of them.</summary>
+public sealed partial class SlimThreadPool
+{
+    /// <summary>How many items of a batch are copied and published together (a stack buffer of this many entries).</summary>
+    internal const int BatchChunk = 64;
+
+    /// <summary>
+    /// Queues every item of <paramref name="workItems"/>, in order, as one call: the whole batch is accepted or none of
+    /// it. Cheaper per item than one <see cref="Queue(IWorkItem)"/> call each: the items go to the shared queue in chunks
+    /// of 64, each made visible with one compare-and-swap and followed by one wake check.
+    /// </summary>
+    /// <param name="workItems">The items, queued in this order; none may be null. An empty batch queues nothing.</param>
+    /// <remarks>
+    /// <para>The items go where every worker takes from (the shared queue), even when the caller is one of the pool's
+    /// workers: a batch is work to spread, and its items start in the order given when one worker takes them all.</para>
+    /// <para>With <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set, the call waits until there is room for the
+    /// whole batch, as <see cref="Queue(IWorkItem)"/> waits for room for one; on one of the pool's own workers it goes
+    /// over the bound instead of waiting on its own pool. The items run in the caller's ExecutionContext when
+    /// <see cref="SlimThreadPoolOptions.FlowExecutionContext"/> is set (captured once for the batch), at
+    /// <see cref="WorkItemPriority.Normal"/>, without a cancellation token.</para>
+    /// </remarks>
+    /// <exception cref="ArgumentException">An item is null, or the batch is larger than
+    /// <see cref="SlimThreadPoolOptions.BoundedCapacity"/> (it could never fit).</exception>
+    /// <exception cref="ObjectDisposedException">The pool no longer accepts work (none of the batch was queued).</exception>
+    public void QueueBatch(ReadOnlySpan<IWorkItem> workItems)
+    {
+        CheckBatch(workItems);
+        if (!TryQueueBatchCore(new WorkItemBatch(workItems), wait: true))
+        {
+            ThrowDisposed();
+        }
+    }
+
+    /// <summary>
+    /// Queues <c>callback(state)</c> for every state of <paramref name="states"/>, in order, as one call (see
+    /// <see cref="QueueBatch(ReadOnlySpan{IWorkItem})"/>).
+    /// </summary>
+    /// <param name="callback">The work, run once for each state.</param>
+    /// <param name="states">One state per item, queued in this order; null states are passed as they are.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ArgumentException">The batch is larger than <see cref="SlimThreadPoolOptions.BoundedCapacity"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The pool no longer accepts work (none of the batch was queued).</exception>
+    public void QueueBatch(Action<object?> callback, ReadOnlySpan<object?> states)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        CheckBatchSize(states.Length, nameof(states));
+        if (!TryQueueBatchCore(new StateBatch(callback, states), wait: true))
+        {
+            ThrowDisposed();
+        }
+    }
+
+    /// <summary>
+    /// Queues every item of <paramref name="workItems"/> as <see cref="QueueBatch(ReadOnlySpan{IWorkItem})"/> does, or
+    /// none: false if the pool no longer accepts work or, with <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set,
+    /// has no room for the whole batch now. Never waits.
+    /// </summary>
+    /// <param name="workItems">The items, queued in this order; none may be null.</param>
+    /// <returns><see langword="true"/> if the whole batch was queued; <see langword="false"/> if none of it was.</returns>
+    /// <exception cref="ArgumentException">An item is null, or the batch is larger than
+    /// <see cref="SlimThreadPoolOptions.BoundedCapacity"/>.</exception>
+    public bool TryQueueBatch(ReadOnlySpan<IWorkItem> workItems)
+    {
+        CheckBatch(workItems);
+        return TryQueueBatchCore(new WorkItemBatch(workItems), wait: false);
+    }
+
+    /// <summary>
+    /// Queues <c>callback(state)</c> for every state of <paramref name="states"/>, or none (see
+    /// <see cref="TryQueueBatch(ReadOnlySpan{IWorkItem})"/>).
+    /// </summary>
+    /// <param name="callback">The work, run once for each state.</param>
+    /// <param name="states">One state per item, queued in this order.</param>
+    /// <returns><see langword="true"/> if the whole batch was queued; <see langword="false"/> if none of it was.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ArgumentException">The batch is larger than <see cref="SlimThreadPoolOptions.BoundedCapacity"/>.</exception>
+    public bool TryQueueBatch(Action<object?> callback, ReadOnlySpan<object?> states)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        CheckBatchSize(states.Length, nameof(states));
+        return TryQueueBatchCore(new StateBatch(callback, states), wait: false);
+    }
+
+    private void CheckBatch(ReadOnlySpan<IWorkItem> workItems)
+    {
+        // Every item is checked before any is queued: a bad batch queues nothing.
+        for (int i = 0; i < workItems.Length; i++)
+        {
+            if (workItems[i] is null)
+            {
+                throw new ArgumentException($"The batch's item at index {i} is null.", nameof(workItems));
+            }
+        }
+
+        CheckBatchSize(workItems.Length, nameof(workItems));
+    }
+
+    private void CheckBatchSize(int count, string paramName)
+    {
+        if (_gate is { } gate && count > gate.Capacity)
+        {
+            throw new ArgumentException(
+                $"The batch has {count} items, more than the pool's {nameof(SlimThreadPoolOptions.BoundedCapacity)} of {gate.Capacity}: it could never be queued whole.",
+                paramName);
+        }
+    }
+
+    // The batch is accepted whole at the shutdown check below, as a single item is at TryPublish's: from there on every
+    // chunk is published, and one that lands after the shutdown began is handed to it (OnQueuedDuringShutdown) for the
+    // whole batch once the last chunk is out, after the same fence a single publish has.
+    private bool TryQueueBatchCore<TBatch>(scoped TBatch batch, bool wait)
+        where TBatch : IBatchSource, allows ref struct
+    {
+        int count = batch.Count;
+        if (_shutdown.IsShutDown)
+        {
+            return false;
+        }
+
+        if (count == 0)
+        {
+            return true;
+        }
+
+        CapacityGate? gate = _gate;
+        if (gate is not null && !TryReserveBatch(gate, count, wait))
+        {
+            return false;
+        }
+
+        if (_shutdown.IsShutDown)
+        {
+            for (int i = 0; i < count; i++)
+            {
+                gate?.Release();
+            }
+
+            return false;
+        }
+
+        ExecutionContext? context = CaptureContextToFlow();
+        ChunkBuffer buffer = default;
+        Span<QueuedWorkItem> chunk = buffer;
+        for (int start = 0; start < count; start += BatchChunk)
+        {
+            int length = Math.Min(BatchChunk, count - start);
+            for (int i = 0; i < length; i++)
+            {
+                object callback = batch.CallbackAt(start + i);
+                object? state = batch.StateAt(start + i);
+                StampForQueueWait(ref callback, ref state);
+                chunk[i] = new QueuedWorkItem(callback, state, context);
+            }
+
+            EnqueueBatchThenFence(chunk[..length]);
+            if (!_shutdown.IsShutDown)
+            {
+                _idleWait.OnWorkQueued(); // one wake check a chunk: a woken worker wakes the next while items wait
+                _guard?.OnQueued();
+            }
+        }
+
+        if (_shutdown.IsShutDown)
+        {
+            _shutdown.OnQueuedDuringShutdown(IsOwnWorker, count);
+        }
+
+        return true;
+    }
+
+    // A bounded pool's slots for the whole batch: at once if free, else (QueueBatch) waiting for them all off the pool,
+    // or over the bound on one of its workers (a worker never waits on its own pool).
+    private bool TryReserveBatch(CapacityGate gate, int count, bool wait)
+    {
+        if (gate.TryAcquire(count))
+        {
+            return true;
+        }
+
+        if (!wait)
+        {
+            return false;
+        }
+
+        if (IsOwnWorker)
+        {
+            gate.ForceAcquire(count);
+            return true;
+        }
+
+        return gate.AcquireBlocking(count);
+    }
+
+    // Publishes the chunk where every worker looks, then makes sure a full fence follows (see EnqueueThenFence).
+    private void EnqueueBatchThenFence(ReadOnlySpan<QueuedWorkItem> chunk)
+    {
+        if (_fencedQueue is { } fenced)
+        {
+            if (fenced.EnqueueBatchFenced(chunk))
+            {
+                return;
+            }
+        }
+        else
+        {
+            foreach (ref readonly QueuedWorkItem entry in chunk)
+            {
+                _queue.Enqueue(entry);
+            }
+        }
+
+        Interlocked.MemoryBarrier();
+    }
+
+    // One chunk's entries on the caller's stack: entries hold references, so no stackalloc.
+    [System.Runtime.CompilerServices.InlineArray(BatchChunk)]
+    private struct ChunkBuffer
+    {
+        private QueuedWorkItem _first;
+    }
+}

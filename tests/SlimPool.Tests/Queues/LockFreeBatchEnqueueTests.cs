@@ -1,0 +1,151 @@
+using SlimPool.Queues;
+using SlimPool.Tests.Infrastructure;
+using static SlimPool.Tests.Queues.WorkQueueContractTests;
+
+namespace SlimPool.Tests.Queues;
+
+/// <summary>
+/// <see cref="LockFreeWorkQueue.TryEnqueueBatch"/>: a producer claims as many free cells as its batch fills with one
+/// compare-and-swap per ring, and the queue keeps its contract (order, exactly once) across growth and against
+/// concurrent single and batch producers and consumers.
+/// </summary>
+public sealed class LockFreeBatchEnqueueTests
+{
+    [Fact]
+    public void TryEnqueueBatch_BatchLargerThanTheRing_GrowsAndKeepsTheOrder()
+    {
+        var queue = new LockFreeWorkQueue(initialSegmentLength: 8);
+        queue.Enqueue(Entry(0));
+        QueuedWorkItem[] batch = [.. Enumerable.Range(1, 100).Select(Entry)];
+
+        Assert.True(queue.TryEnqueueBatch(batch));
+
+        Assert.Equal(101, queue.Count);
+        var taken = new List<int>();
+        while (queue.TryDequeue(out QueuedWorkItem item))
+        {
+            taken.Add(IdOf(item));
+        }
+
+        Assert.Equal(Enumerable.Range(0, 101), taken);
+    }
+
+    [Fact]
+    public void TryEnqueueBatch_RingWrapsLapAfterLap_TakesEachEntryOnceInOrder()
+    {
+        // Batches that wrap around a small ring whose consumers keep up: every cell must be free for this lap before a
+        // batch claims it, and the ring must not grow (no cell is skipped or overwritten).
+        var queue = new LockFreeWorkQueue(initialSegmentLength: 16);
+        int next = 0;
+        int expected = 0;
+        for (int round = 0; round < 300; round++)
+        {
+            QueuedWorkItem[] batch = [.. Enumerable.Range(next, 1 + (round % 11)).Select(Entry)];
+            next += batch.Length;
+            Assert.True(queue.TryEnqueueBatch(batch));
+            while (queue.TryDequeue(out QueuedWorkItem item))
+            {
+                Assert.Equal(expected++, IdOf(item));
+            }
+        }
+
+        Assert.Equal(next, expected);
+    }
+
+    [Fact]
+    public void TryEnqueueBatch_RetiredQueue_ReturnsFalseAndAddsNothing()
+    {
+        var queue = new LockFreeWorkQueue(initialSegmentLength: 8);
+        Assert.True(queue.TryRetire());
+
+        Assert.False(queue.TryEnqueueBatch([Entry(1), Entry(2)]));
+        Assert.True(queue.IsEmpty);
+    }
+
+    [Fact]
+    public void TryEnqueueBatch_ConcurrentBatchAndSingleProducersAndConsumers_EveryEntryExactlyOnceInEachProducersOrder()
+    {
+        const int Producers = 3;
+        int perProducer = StressSize.Pick(quick: 20_000, longRun: 400_000);
+        var queue = new LockFreeWorkQueue(initialSegmentLength: 8);
+        int total = Producers * perProducer;
+        var seen = new int[total];
+        var lastPerProducer = new int[Producers * 2]; // [consumer * Producers + producer]: the last id a consumer took
+        Array.Fill(lastPerProducer, -1);
+        int taken = 0;
+        int refused = 0;
+        using var deadline = new CancellationTokenSource(Bounded.Timeout);
+
+        var threads = new List<Thread>();
+        for (int p = 0; p < Producers; p++)
+        {
+            int producer = p;
+            threads.Add(new Thread(() =>
+            {
+                int id = producer * perProducer;
+                int end = id + perProducer;
+                var random = new Random(producer);
+                while (id < end)
+                {
+                    if (producer == 0)
+                    {
+                        queue.Enqueue(Entry(id++)); // one single producer beside the batch ones
+                        continue;
+                    }
+
+                    int length = Math.Min(end - id, random.Next(1, 40));
+                    QueuedWorkItem[] batch = [.. Enumerable.Range(id, length).Select(Entry)];
+                    if (!queue.TryEnqueueBatch(batch))
+                    {
+                        Interlocked.Increment(ref refused);
+                    }
+
+                    id += length;
+                }
+            }));
+        }
+
+        for (int c = 0; c < 2; c++)
+        {
+            int consumer = c;
+            threads.Add(new Thread(() =>
+            {
+                var spinner = new SpinWait();
+                while (Volatile.Read(ref taken) < total && !deadline.IsCancellationRequested)
+                {
+                    if (!queue.TryDequeue(out QueuedWorkItem item))
+                    {
+                        spinner.SpinOnce(sleep1Threshold: -1);
+                        continue;
+                    }
+
+                    int id = IdOf(item);
+                    Interlocked.Increment(ref seen[id]);
+                    int producer = id / perProducer;
+                    // One producer's entries are claimed in order, so one consumer takes them in increasing order.
+                    if (id <= lastPerProducer[(consumer * Producers) + producer])
+                    {
+                        Interlocked.Increment(ref seen[0]); // recorded as a duplicate: fails the check below
+                    }
+
+                    lastPerProducer[(consumer * Producers) + producer] = id;
+                    Interlocked.Increment(ref taken);
+                }
+            }));
+        }
+
+        threads.ForEach(thread =>
+        {
+            thread.IsBackground = true;
+            thread.Start();
+        });
+        foreach (Thread thread in threads)
+        {
+            Assert.True(thread.Join(Bounded.Timeout), "a producer or consumer did not finish in time");
+        }
+
+        Assert.Equal(0, refused);
+        Assert.All(seen, count => Assert.Equal(1, count));
+        Assert.True(queue.IsEmpty);
+    }
+}
