@@ -6,7 +6,10 @@ namespace SlimPool;
 /// <summary>Batch queueing: many items from one call, with one reservation and one wake for each chunk of them.</summary>
 public sealed partial class SlimThreadPool
 {
-    /// <summary>How many items of a batch are copied and published together (a stack buffer of this many entries).</summary>
+    /// <summary>
+    /// How many items of a batch are published together, with one claim and then one wake check: a woken worker starts
+    /// on the first chunk while the producer writes the next.
+    /// </summary>
     internal const int BatchChunk = 64;
 
     /// <summary>
@@ -30,7 +33,7 @@ public sealed partial class SlimThreadPool
     public void QueueBatch(ReadOnlySpan<IWorkItem> workItems)
     {
         CheckBatch(workItems);
-        if (!TryQueueBatchCore(new WorkItemBatch(workItems), wait: true))
+        if (!TryQueueBatchCore(new WorkItemBatch(workItems, CaptureContextToFlow()), wait: true))
         {
             ThrowDisposed();
         }
@@ -49,7 +52,7 @@ public sealed partial class SlimThreadPool
     {
         ArgumentNullException.ThrowIfNull(callback);
         CheckBatchSize(states.Length, nameof(states));
-        if (!TryQueueBatchCore(new StateBatch(callback, states), wait: true))
+        if (!TryQueueBatchCore(new StateBatch(callback, states, CaptureContextToFlow()), wait: true))
         {
             ThrowDisposed();
         }
@@ -67,7 +70,7 @@ public sealed partial class SlimThreadPool
     public bool TryQueueBatch(ReadOnlySpan<IWorkItem> workItems)
     {
         CheckBatch(workItems);
-        return TryQueueBatchCore(new WorkItemBatch(workItems), wait: false);
+        return TryQueueBatchCore(new WorkItemBatch(workItems, CaptureContextToFlow()), wait: false);
     }
 
     /// <summary>
@@ -83,7 +86,7 @@ public sealed partial class SlimThreadPool
     {
         ArgumentNullException.ThrowIfNull(callback);
         CheckBatchSize(states.Length, nameof(states));
-        return TryQueueBatchCore(new StateBatch(callback, states), wait: false);
+        return TryQueueBatchCore(new StateBatch(callback, states, CaptureContextToFlow()), wait: false);
     }
 
     private void CheckBatch(ReadOnlySpan<IWorkItem> workItems)
@@ -113,7 +116,7 @@ public sealed partial class SlimThreadPool
     // The batch is accepted whole at the shutdown check below, as a single item is at TryPublish's: from there on every
     // chunk is published, and one that lands after the shutdown began is handed to it (OnQueuedDuringShutdown) for the
     // whole batch once the last chunk is out, after the same fence a single publish has.
-    private bool TryQueueBatchCore<TBatch>(scoped TBatch batch, bool wait)
+    private bool TryQueueBatchCore<TBatch>(TBatch batch, bool wait)
         where TBatch : IBatchSource, allows ref struct
     {
         int count = batch.Count;
@@ -143,21 +146,19 @@ public sealed partial class SlimThreadPool
             return false;
         }
 
-        ExecutionContext? context = CaptureContextToFlow();
-        ChunkBuffer buffer = default;
-        Span<QueuedWorkItem> chunk = buffer;
+        bool sampling = _queueWait.Enabled; // read once a batch: a listener that starts mid-batch samples the next one
         for (int start = 0; start < count; start += BatchChunk)
         {
             int length = Math.Min(BatchChunk, count - start);
-            for (int i = 0; i < length; i++)
+            if (sampling)
             {
-                object callback = batch.CallbackAt(start + i);
-                object? state = batch.StateAt(start + i);
-                StampForQueueWait(ref callback, ref state);
-                chunk[i] = new QueuedWorkItem(callback, state, context);
+                PublishStamped(ref batch, start, length);
+            }
+            else
+            {
+                EnqueueBatchThenFence(ref batch, start, length);
             }
 
-            EnqueueBatchThenFence(chunk[..length]);
             if (!_shutdown.IsShutDown)
             {
                 _idleWait.OnWorkQueued(); // one wake check a chunk: a woken worker wakes the next while items wait
@@ -196,25 +197,46 @@ public sealed partial class SlimThreadPool
         return gate.AcquireBlocking(count);
     }
 
-    // Publishes the chunk where every worker looks, then makes sure a full fence follows (see EnqueueThenFence).
-    private void EnqueueBatchThenFence(ReadOnlySpan<QueuedWorkItem> chunk)
+    // Publishes a chunk where every worker looks, each entry copied once from the caller's span into the queue's cell,
+    // then makes sure a full fence follows (see EnqueueThenFence).
+    private void EnqueueBatchThenFence<TBatch>(scoped ref TBatch batch, int start, int length)
+        where TBatch : IBatchSource, allows ref struct
     {
         if (_fencedQueue is { } fenced)
         {
-            if (fenced.EnqueueBatchFenced(chunk))
+            if (fenced.EnqueueBatchFenced(ref batch, start, length))
             {
                 return;
             }
         }
         else
         {
-            foreach (ref readonly QueuedWorkItem entry in chunk)
+            for (int i = start; i < start + length; i++)
             {
-                _queue.Enqueue(entry);
+                _queue.Enqueue(batch.At(i));
             }
         }
 
         Interlocked.MemoryBarrier();
+    }
+
+    // While the queue-wait histogram listens, a chunk goes through a stack buffer where its sampled items are stamped.
+    private void PublishStamped<TBatch>(scoped ref TBatch batch, int start, int length)
+        where TBatch : IBatchSource, allows ref struct
+    {
+        ChunkBuffer buffer = default;
+        Span<QueuedWorkItem> chunk = buffer;
+        for (int i = 0; i < length; i++)
+        {
+            QueuedWorkItem entry = batch.At(start + i);
+            object callback = entry.StoredCallback;
+            object? state = entry.StoredState;
+            StampForQueueWait(ref callback, ref state);
+            chunk[i] = new QueuedWorkItem(callback, state, entry.Context);
+        }
+
+        var stamped = new EntryBatch(chunk[..length]);
+        EnqueueBatchThenFence(ref stamped, 0, length);
     }
 
     // One chunk's entries on the caller's stack: entries hold references, so no stackalloc.

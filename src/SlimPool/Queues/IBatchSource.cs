@@ -1,14 +1,14 @@
 namespace SlimPool.Queues;
 
-/// <summary>The items of one <c>QueueBatch</c> call, read by index while the pool copies them into its queue.</summary>
+/// <summary>
+/// The entries of one batch, read by index while a queue writes them into its cells: a queue copies each entry once,
+/// straight from the caller's span.
+/// </summary>
 internal interface IBatchSource
 {
-    /// <summary>The number of items.</summary>
+    /// <summary>The number of entries.</summary>
     int Count { get; }
 
-    /// <summary>What the pool invokes for item <paramref name="index"/>: a delegate or an <see cref="IWorkItem"/>.</summary>
-    object CallbackAt(int index);
-
-    /// <summary>The state passed to item <paramref name="index"/>'s callback.</summary>
-    object? StateAt(int index);
+    /// <summary>Entry <paramref name="index"/>.</summary>
+    QueuedWorkItem At(int index);
 }

@@ -37,14 +37,17 @@ internal interface IFencedEnqueue
     /// Adds the entries in order where every worker looks (as <see cref="EnqueueFencedShared"/> does), each visible to
     /// <see cref="IWorkQueue.IsEmpty"/> once this returns.
     /// </summary>
-    /// <param name="items">The entries to add, oldest first.</param>
+    /// <param name="items">The entries, oldest first.</param>
+    /// <param name="start">The first entry of <paramref name="items"/> to add.</param>
+    /// <param name="length">How many to add.</param>
     /// <returns>As for <see cref="EnqueueFenced"/>: true if the last entry's publication was an interlocked operation.</returns>
-    bool EnqueueBatchFenced(ReadOnlySpan<QueuedWorkItem> items)
+    bool EnqueueBatchFenced<TBatch>(scoped ref TBatch items, int start, int length)
+        where TBatch : IBatchSource, allows ref struct
     {
         bool fenced = false;
-        foreach (ref readonly QueuedWorkItem item in items)
+        for (int i = start; i < start + length; i++)
         {
-            fenced = EnqueueFencedShared(item);
+            fenced = EnqueueFencedShared(items.At(i));
         }
 
         return fenced;

@@ -125,7 +125,8 @@ internal sealed class LockFreeSegment
     }
 
     /// <summary>
-    /// Adds the longest prefix of <paramref name="items"/> that fits in the free cells from the tail on, with one
+    /// Adds the longest prefix of <paramref name="items"/>' entries from <paramref name="start"/> on (at most
+    /// <paramref name="length"/>) that fits in the free cells from the tail on, with one
     /// compare-and-swap on the tail, and returns its length: 0 when the ring is frozen or its tail cell is not free.
     /// </summary>
     /// <remarks>
@@ -136,10 +137,11 @@ internal sealed class LockFreeSegment
     /// reads the tail); a consumer that reaches a claimed cell before its entry is written waits for it, as it does
     /// for a single enqueue, and the entries are published in order.
     /// </remarks>
-    public int TryEnqueueBatch(ReadOnlySpan<QueuedWorkItem> items)
+    public int TryEnqueueBatch<TBatch>(scoped ref TBatch items, int start, int length)
+        where TBatch : IBatchSource, allows ref struct
     {
         Cell[] cells = _cells;
-        int limit = Math.Min(items.Length, cells.Length);
+        int limit = Math.Min(length, cells.Length);
         while (true)
         {
             long tail = Volatile.Read(ref _positions.Tail);
@@ -171,7 +173,7 @@ internal sealed class LockFreeSegment
                 for (int i = 0; i < count; i++)
                 {
                     ref Cell cell = ref cells[(int)(tail + i) & _mask];
-                    cell.Item = items[i];
+                    cell.Item = items.At(start + i);
                     Volatile.Write(ref cell.Sequence, tail + i + 1); // publish: pairs with the consumer's acquire
                 }
 

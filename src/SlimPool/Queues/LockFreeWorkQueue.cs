@@ -103,19 +103,28 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
     /// </summary>
     internal bool TryEnqueueBatch(ReadOnlySpan<QueuedWorkItem> items)
     {
+        var entries = new EntryBatch(items);
+        return TryEnqueueBatch(ref entries, 0, items.Length);
+    }
+
+    /// <summary>Adds <paramref name="length"/> entries of <paramref name="items"/> from <paramref name="start"/> on, as <see cref="TryEnqueueBatch(ReadOnlySpan{QueuedWorkItem})"/> does.</summary>
+    internal bool TryEnqueueBatch<TBatch>(scoped ref TBatch items, int start, int length)
+        where TBatch : IBatchSource, allows ref struct
+    {
         bool any = false;
-        while (!items.IsEmpty)
+        while (length > 0)
         {
             LockFreeSegment tail = _tail;
-            int added = tail.TryEnqueueBatch(items);
+            int added = tail.TryEnqueueBatch(ref items, start, length);
             if (added > 0)
             {
-                items = items[added..];
+                start += added;
+                length -= added;
                 any = true;
                 continue;
             }
 
-            if (!TryGrowPast(tail, items.Length))
+            if (!TryGrowPast(tail, length))
             {
                 // Retired: only an empty queue is, so no entry of this batch was added (the claim above would have
                 // made it non-empty and the retire fail).
@@ -215,10 +224,10 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
     }
 
     // The last ring's claim is the batch's full fence (see EnqueueFenced); an empty batch claims nothing.
-    bool IFencedEnqueue.EnqueueBatchFenced(ReadOnlySpan<QueuedWorkItem> items)
+    bool IFencedEnqueue.EnqueueBatchFenced<TBatch>(scoped ref TBatch items, int start, int length)
     {
-        TryEnqueueBatch(items);
-        return !items.IsEmpty;
+        TryEnqueueBatch(ref items, start, length);
+        return length > 0;
     }
 
     /// <summary>

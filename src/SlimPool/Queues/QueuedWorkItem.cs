@@ -35,6 +35,9 @@ public readonly struct QueuedWorkItem
     /// <summary>The callback object as stored: the user's, or one of the pool's own wrappers.</summary>
     internal object StoredCallback => _callback!;
 
+    /// <summary>The state as stored, beside <see cref="StoredCallback"/>.</summary>
+    internal object? StoredState => _state;
+
     /// <summary>The callback as the user queued it, looking through the pool's own wrappers.</summary>
     internal object UserCallback => _callback switch
     {

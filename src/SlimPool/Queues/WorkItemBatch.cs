@@ -1,15 +1,18 @@
 namespace SlimPool.Queues;
 
-/// <summary>A batch of <see cref="IWorkItem"/>s, none of them null (the caller checked).</summary>
+/// <summary>A batch of <see cref="IWorkItem"/>s (none null: the caller checked), all with one ExecutionContext.</summary>
 internal readonly ref struct WorkItemBatch : IBatchSource
 {
     private readonly ReadOnlySpan<IWorkItem> _items;
+    private readonly ExecutionContext? _context;
 
-    public WorkItemBatch(ReadOnlySpan<IWorkItem> items) => _items = items;
+    public WorkItemBatch(ReadOnlySpan<IWorkItem> items, ExecutionContext? context)
+    {
+        _items = items;
+        _context = context;
+    }
 
     public int Count => _items.Length;
 
-    public object CallbackAt(int index) => _items[index];
-
-    public object? StateAt(int index) => null;
+    public QueuedWorkItem At(int index) => new(_items[index], state: null, _context);
 }

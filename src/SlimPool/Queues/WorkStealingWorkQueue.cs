@@ -93,7 +93,8 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     bool IFencedEnqueue.EnqueueFencedShared(in QueuedWorkItem item) => ((IFencedEnqueue)_injection).EnqueueFenced(item);
 
     // A batch goes to the shared queue from any thread: its items keep their order, and idle siblings take them.
-    bool IFencedEnqueue.EnqueueBatchFenced(ReadOnlySpan<QueuedWorkItem> items) => ((IFencedEnqueue)_injection).EnqueueBatchFenced(items);
+    bool IFencedEnqueue.EnqueueBatchFenced<TBatch>(scoped ref TBatch items, int start, int length) =>
+        _injection.TryEnqueueBatch(ref items, start, length) && length > 0;
 
     private bool EnqueueFenced(in QueuedWorkItem item)
     {

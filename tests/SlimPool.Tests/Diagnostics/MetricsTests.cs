@@ -92,6 +92,31 @@ public sealed class MetricsTests
     }
 
     [Fact]
+    public async Task QueueWaitHistogram_ListenerEnabledWhileBatchesAreQueued_RecordsOneItemInSixtyFourAndEveryItemRuns()
+    {
+        string name = $"metrics-{Guid.NewGuid():N}";
+        using SlimThreadPool pool = TestPools.Create(workers: 1, options => options.Name = name);
+        using var listener = new PoolListener(name);
+        var done = new CountdownEvent(10 * SlimThreadPool.QueueWaitSampleInterval);
+        using (done)
+        {
+            object?[] states = new object?[SlimThreadPool.QueueWaitSampleInterval + 3]; // batches that straddle the samples
+            int queued = 0;
+            while (queued < done.InitialCount)
+            {
+                int length = Math.Min(states.Length, done.InitialCount - queued);
+                pool.QueueBatch(_ => done.Signal(), states.AsSpan(0, length));
+                queued += length;
+            }
+
+            Bounded.Wait(done, "every batched item, the stamped ones included");
+        }
+
+        await pool.WaitForIdleAsync().WaitAsync(Bounded.Timeout);
+        Assert.Equal(10, listener.Histogram.Count);
+    }
+
+    [Fact]
     public void Meter_Tags_NameThePoolSoAListenerCanPickIt()
     {
         string name = $"metrics-{Guid.NewGuid():N}";

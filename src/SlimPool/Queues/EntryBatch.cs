@@ -1,0 +1,13 @@
+namespace SlimPool.Queues;
+
+/// <summary>A batch of entries already made (tests, and a batch whose items a queue-wait sample stamped).</summary>
+internal readonly ref struct EntryBatch : IBatchSource
+{
+    private readonly ReadOnlySpan<QueuedWorkItem> _entries;
+
+    public EntryBatch(ReadOnlySpan<QueuedWorkItem> entries) => _entries = entries;
+
+    public int Count => _entries.Length;
+
+    public QueuedWorkItem At(int index) => _entries[index];
+}
