@@ -53,6 +53,43 @@ public sealed class LockFreeBatchEnqueueTests
     }
 
     [Fact]
+    public void Enqueue_CellsReusedWithAndWithoutStateAndContext_TakeBackExactlyWhatWasQueued()
+    {
+        // A cell stores the state and the context only when they are set, relying on the take to clear them: an entry
+        // without them in a reused cell must not come back with the previous lap's.
+        var queue = new LockFreeWorkQueue(initialSegmentLength: 8);
+        ExecutionContext context = ExecutionContext.Capture()!;
+        var random = new Random(7);
+        for (int round = 0; round < 400; round++)
+        {
+            int length = random.Next(1, 6);
+            QueuedWorkItem[] entries = [.. Enumerable.Range(0, length).Select(i => new QueuedWorkItem(
+                new IdBox((round * 10) + i),
+                random.Next(2) == 0 ? null : $"state {round}.{i}",
+                random.Next(2) == 0 ? null : context))];
+            if (round % 2 == 0)
+            {
+                Assert.True(queue.TryEnqueueBatch(entries));
+            }
+            else
+            {
+                foreach (QueuedWorkItem entry in entries)
+                {
+                    queue.Enqueue(entry);
+                }
+            }
+
+            foreach (QueuedWorkItem expected in entries)
+            {
+                Assert.True(queue.TryDequeue(out QueuedWorkItem taken));
+                Assert.Same(expected.StoredCallback, taken.StoredCallback);
+                Assert.Same(expected.StoredState, taken.StoredState);
+                Assert.Same(expected.Context, taken.Context);
+            }
+        }
+    }
+
+    [Fact]
     public void TryEnqueueBatch_RetiredQueue_ReturnsFalseAndAddsNothing()
     {
         var queue = new LockFreeWorkQueue(initialSegmentLength: 8);
