@@ -89,7 +89,8 @@ public sealed partial class SlimThreadPool
         return TryQueueBatchCore(new StateBatch(callback, states, CaptureContextToFlow()), wait: false);
     }
 
-    private void CheckBatch(ReadOnlySpan<IWorkItem> workItems)
+    /// <summary>Throws unless every item is set and the batch fits the pool's bound (a group's batch too).</summary>
+    internal void CheckBatch(ReadOnlySpan<IWorkItem> workItems)
     {
         // Every item is checked before any is queued: a bad batch queues nothing.
         for (int i = 0; i < workItems.Length; i++)
@@ -103,7 +104,8 @@ public sealed partial class SlimThreadPool
         CheckBatchSize(workItems.Length, nameof(workItems));
     }
 
-    private void CheckBatchSize(int count, string paramName)
+    /// <summary>Throws unless a batch of <paramref name="count"/> items fits the pool's bound.</summary>
+    internal void CheckBatchSize(int count, string paramName)
     {
         if (_gate is { } gate && count > gate.Capacity)
         {
@@ -130,19 +132,14 @@ public sealed partial class SlimThreadPool
             return true;
         }
 
-        CapacityGate? gate = _gate;
-        if (gate is not null && !TryReserveBatch(gate, count, wait))
+        if (!TryReserveSlots(count, wait))
         {
             return false;
         }
 
         if (_shutdown.IsShutDown)
         {
-            for (int i = 0; i < count; i++)
-            {
-                gate?.Release();
-            }
-
+            ReleaseSlots(count);
             return false;
         }
 
@@ -174,11 +171,15 @@ public sealed partial class SlimThreadPool
         return true;
     }
 
-    // A bounded pool's slots for the whole batch: at once if free, else (QueueBatch) waiting for them all off the pool,
-    // or over the bound on one of its workers (a worker never waits on its own pool).
-    private bool TryReserveBatch(CapacityGate gate, int count, bool wait)
+    /// <summary>
+    /// A bounded pool's slots for a whole batch (the pool's or a group's): at once if free, else (<paramref name="wait"/>)
+    /// waiting for them all off the pool, or over the bound on one of its workers (a worker never waits on its own pool).
+    /// False, holding none, when they are not free and the caller does not wait, or when the pool shut down meanwhile.
+    /// </summary>
+    internal bool TryReserveSlots(int count, bool wait)
     {
-        if (gate.TryAcquire(count))
+        CapacityGate? gate = _gate;
+        if (gate is null || gate.TryAcquire(count))
         {
             return true;
         }
@@ -195,6 +196,18 @@ public sealed partial class SlimThreadPool
         }
 
         return gate.AcquireBlocking(count);
+    }
+
+    /// <summary>Gives back slots taken by <see cref="TryReserveSlots"/>.</summary>
+    internal void ReleaseSlots(int count)
+    {
+        if (_gate is { } gate)
+        {
+            for (int i = 0; i < count; i++)
+            {
+                gate.Release();
+            }
+        }
     }
 
     // Publishes a chunk where every worker looks, each entry copied once from the caller's span into the queue's cell,

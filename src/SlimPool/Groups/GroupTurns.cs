@@ -95,6 +95,9 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     /// <summary>How many of the group's items may run at once.</summary>
     public int MaxConcurrency => _maxConcurrency;
 
+    /// <summary>Whether the group was closed (disposed or shut down): it accepts no more items.</summary>
+    public bool IsClosed => Volatile.Read(ref _closed) != 0;
+
     /// <summary>The priority the group's turns are queued with.</summary>
     public WorkItemPriority Priority => _priority;
 
@@ -167,6 +170,33 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         }
 
         Enqueue(new QueuedWorkItem(callback, state, _pool.CaptureContextToFlow()));
+        return true;
+    }
+
+    /// <summary>
+    /// Accepts every item of <paramref name="batch"/> as <see cref="TryAccept"/> accepts one, or none: one reservation
+    /// of the pool's slots, one count, one claim per ring the items land in, then as many turns as the group may hold
+    /// and the batch can use.
+    /// </summary>
+    public bool TryAcceptBatch<TBatch>(scoped ref TBatch batch, bool waitForRoom)
+        where TBatch : IBatchSource, allows ref struct
+    {
+        int count = batch.Count;
+        if (_pool.IsShutDown || !_pool.TryReserveSlots(count, waitForRoom))
+        {
+            return false;
+        }
+
+        // Counted before the look at _closed, as in TryAccept.
+        Interlocked.Add(ref _accepted, count);
+        if (Volatile.Read(ref _closed) != 0)
+        {
+            CheckDrained(Volatile.Read(ref _ran), Interlocked.Add(ref _notRun, count));
+            _pool.ReleaseSlots(count);
+            return false;
+        }
+
+        EnqueueBatch(ref batch);
         return true;
     }
 
@@ -449,6 +479,28 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         // The claim in TryEnqueue was a compare-and-swap, a full fence, before this read of _turns: see the class remarks.
         // With every turn held, the holders take the item.
         if (TryTakeTurn())
+        {
+            _pool.PublishAccepted(this, preferLocal: true, _priority);
+        }
+    }
+
+    // A batch goes into the queue the field holds, as Enqueue's item does; if that queue is retired part-way (its items
+    // so far all taken: only an empty queue is retired), the rest follows into the queue that replaces it, in order. Then
+    // it takes turns as Enqueue does, one for each item until the group holds all it may: each turn taken after every
+    // item was claimed (the last claim a full fence) pairs with an ending turn's look as one item's does.
+    private void EnqueueBatch<TBatch>(scoped ref TBatch batch)
+        where TBatch : IBatchSource, allows ref struct
+    {
+        int count = batch.Count;
+        int added = 0;
+        LockFreeWorkQueue queue = Volatile.Read(ref _queue) ?? InstallQueue();
+        while ((added += queue.EnqueueBatchUntilRetired(ref batch, added, count - added)) < count)
+        {
+            Interlocked.CompareExchange(ref _queue, null, queue);
+            queue = Volatile.Read(ref _queue) ?? InstallQueue();
+        }
+
+        for (int i = 0; i < count && TryTakeTurn(); i++)
         {
             _pool.PublishAccepted(this, preferLocal: true, _priority);
         }

@@ -144,7 +144,10 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
     {
         if (!TryAccept(callback, state, cancellationToken, waitForRoom: true))
         {
-            throw new ObjectDisposedException(nameof(SlimThreadPoolGroup), $"The group '{_name}' (or its pool) has been shut down and no longer accepts work.");
+            ThrowShutDown();
         }
     }
+
+    private void ThrowShutDown() =>
+        throw new ObjectDisposedException(nameof(SlimThreadPoolGroup), $"The group '{Name}' (or its pool) has been shut down and no longer accepts work.");
 }

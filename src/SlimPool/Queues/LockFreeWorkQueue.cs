@@ -98,42 +98,42 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
 
     /// <summary>
     /// Adds the entries in order, with one compare-and-swap per ring they land in (<see cref="LockFreeSegment.TryEnqueueBatch"/>):
-    /// a batch that fits the tail ring becomes visible at once. False, with none added, only if the queue was retired
-    /// before the first entry went in; the pool's own queue never is. The last claim is a full fence, as for <see cref="Enqueue"/>.
+    /// a batch that fits the tail ring becomes visible at once. False only if the queue was retired before every entry
+    /// went in (see <see cref="EnqueueBatchUntilRetired"/>); the pool's own queue never is. The last claim is a full
+    /// fence, as for <see cref="Enqueue"/>.
     /// </summary>
     internal bool TryEnqueueBatch(ReadOnlySpan<QueuedWorkItem> items)
     {
         var entries = new EntryBatch(items);
-        return TryEnqueueBatch(ref entries, 0, items.Length);
+        return EnqueueBatchUntilRetired(ref entries, 0, items.Length) == items.Length;
     }
 
-    /// <summary>Adds <paramref name="length"/> entries of <paramref name="items"/> from <paramref name="start"/> on, as <see cref="TryEnqueueBatch(ReadOnlySpan{QueuedWorkItem})"/> does.</summary>
-    internal bool TryEnqueueBatch<TBatch>(scoped ref TBatch items, int start, int length)
+    /// <summary>
+    /// Adds <paramref name="length"/> entries of <paramref name="items"/> from <paramref name="start"/> on, in order, and
+    /// returns how many went in: all of them, unless the queue was retired first. Only an empty queue is retired, so the
+    /// entries that went in before were all taken by then, and the rest can follow them into another queue in order.
+    /// </summary>
+    internal int EnqueueBatchUntilRetired<TBatch>(scoped ref TBatch items, int start, int length)
         where TBatch : IBatchSource, allows ref struct
     {
-        bool any = false;
-        while (length > 0)
+        int added = 0;
+        while (added < length)
         {
             LockFreeSegment tail = _tail;
-            int added = tail.TryEnqueueBatch(ref items, start, length);
-            if (added > 0)
+            int claimed = tail.TryEnqueueBatch(ref items, start + added, length - added);
+            if (claimed > 0)
             {
-                start += added;
-                length -= added;
-                any = true;
+                added += claimed;
                 continue;
             }
 
-            if (!TryGrowPast(tail, length))
+            if (!TryGrowPast(tail, length - added))
             {
-                // Retired: only an empty queue is, so no entry of this batch was added (the claim above would have
-                // made it non-empty and the retire fail).
-                System.Diagnostics.Debug.Assert(!any, "A queue holding entries of this batch was retired.");
-                return false;
+                break;
             }
         }
 
-        return true;
+        return added;
     }
 
     // The ring `tail` is full, or frozen (by another producer that grew it, or by TryRetire): links a new ring after it
@@ -224,11 +224,8 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
     }
 
     // The last ring's claim is the batch's full fence (see EnqueueFenced); an empty batch claims nothing.
-    bool IFencedEnqueue.EnqueueBatchFenced<TBatch>(scoped ref TBatch items, int start, int length)
-    {
-        TryEnqueueBatch(ref items, start, length);
-        return length > 0;
-    }
+    bool IFencedEnqueue.EnqueueBatchFenced<TBatch>(scoped ref TBatch items, int start, int length) =>
+        EnqueueBatchUntilRetired(ref items, start, length) > 0;
 
     /// <summary>
     /// Takes up to <paramref name="buffer"/>'s length of published entries from the front of the current head segment

@@ -94,7 +94,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
 
     // A batch goes to the shared queue from any thread: its items keep their order, and idle siblings take them.
     bool IFencedEnqueue.EnqueueBatchFenced<TBatch>(scoped ref TBatch items, int start, int length) =>
-        _injection.TryEnqueueBatch(ref items, start, length) && length > 0;
+        _injection.EnqueueBatchUntilRetired(ref items, start, length) > 0; // the shared queue is never retired
 
     private bool EnqueueFenced(in QueuedWorkItem item)
     {

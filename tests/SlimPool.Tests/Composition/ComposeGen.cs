@@ -45,12 +45,12 @@ internal static class ComposeGen
             ? Gen.Frequency((12, item), (2, pause), (1, Shutdown(scope).Select(ScriptOp.ShutDown)))
             : Gen.Frequency((12, item), (2, pause));
 
-        // A run of the pool's items queued in one QueueBatch (or TryQueueBatch) call; Normalize turns a kind that cannot
-        // be batched (a cancelled or async item) back into a single Queue, which ends the run there.
+        // A run of items for one target (the pool or a group) queued in one QueueBatch (or TryQueueBatch) call; Normalize
+        // turns a kind that cannot be batched (a cancelled or async item) back into a single Queue, which ends the run.
         Gen<ScriptOp[]> batch = Gen.Select(Item(scope).Array[2, 6], Gen.Bool, (items, tryIt) => items
             .Select(i => ScriptOp.Queue(i with
             {
-                Group = -1,
+                Group = items[0].Group,
                 Priority = WorkItemPriority.Normal,
                 Shape = tryIt ? QueueShape.TryBatch : QueueShape.Batch,
                 SuppressFlow = items[0].SuppressFlow,
@@ -97,7 +97,7 @@ internal static class ComposeGen
             Gen.OneOf(scope.ShutdownFroms),
             (target, kind, cancelAfter, from) => new ShutdownSpec(scope.GroupShutdowns && target >= 3 ? target - 3 : -1, kind, cancelAfter, from));
 
-    /// <summary>Makes a program consistent: targets that exist, priorities only on the pool's plain items, chains only on the pool, batches only of the pool's plain Normal items.</summary>
+    /// <summary>Makes a program consistent: targets that exist, priorities only on the pool's plain items, chains only on the pool, batches only of plain Normal items.</summary>
     private static ComposeProgram Normalize(ComposeProgram program)
     {
         int groups = program.Groups.Length;
@@ -107,7 +107,7 @@ internal static class ComposeGen
             ItemKind kind = item.Kind == ItemKind.Chain && group >= 0 ? ItemKind.Compute : item.Kind;
             bool prioritised = group < 0 && kind is not (ItemKind.Cancelled or ItemKind.Async);
             WorkItemPriority priority = prioritised ? item.Priority : WorkItemPriority.Normal;
-            bool batchable = group < 0 && priority == WorkItemPriority.Normal && kind is not (ItemKind.Cancelled or ItemKind.Async);
+            bool batchable = priority == WorkItemPriority.Normal && kind is not (ItemKind.Cancelled or ItemKind.Async);
             QueueShape shape = item.IsBatch && !batchable ? (item.IsTry ? QueueShape.TryQueue : QueueShape.Queue) : item.Shape;
             return item with { Group = group, Kind = kind, Priority = priority, Shape = shape };
         }

@@ -34,7 +34,7 @@ internal sealed partial class ProgramRun
         int limit = Program.Pool.BoundedCapacity ?? int.MaxValue;
         int end = start + 1;
         while (end < script.Length && end - start < limit
-            && script[end].Item is { IsBatch: true } next && next.IsTry == first.IsTry && next.SuppressFlow == first.SuppressFlow)
+            && script[end].Item is { IsBatch: true } next && next.Group == first.Group && next.IsTry == first.IsTry && next.SuppressFlow == first.SuppressFlow)
         {
             end++;
         }
@@ -42,7 +42,7 @@ internal sealed partial class ProgramRun
         return end;
     }
 
-    // A producer's consecutive batch items, in one QueueBatch or TryQueueBatch call: all accepted or none.
+    // A producer's consecutive batch items for one target, in one QueueBatch or TryQueueBatch call: all accepted or none.
     private void QueueBatchFromProducer(ScriptOp[] ops, int producer, int firstOp, string producerName, int firstOrder)
     {
         ItemSpec first = ops[0].Item!;
@@ -66,14 +66,14 @@ internal sealed partial class ProgramRun
         {
             try
             {
-                if (first.IsTry)
+                if (first.Group >= 0)
                 {
-                    accepted = Pool.TryQueueBatch(ItemRecord.RunState, states);
+                    SlimThreadPoolGroup group = Groups[first.Group];
+                    accepted = first.IsTry ? group.TryQueueBatch(ItemRecord.RunState, states) : Queued(() => group.QueueBatch(ItemRecord.RunState, states));
                 }
                 else
                 {
-                    Pool.QueueBatch(ItemRecord.RunState, states);
-                    accepted = true;
+                    accepted = first.IsTry ? Pool.TryQueueBatch(ItemRecord.RunState, states) : Queued(() => Pool.QueueBatch(ItemRecord.RunState, states));
                 }
             }
             catch (ObjectDisposedException)

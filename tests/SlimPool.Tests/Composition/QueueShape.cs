@@ -16,11 +16,11 @@ internal enum QueueShape
     TryQueueWorkItem,
 
     /// <summary>
-    /// <c>pool.QueueBatch(Action&lt;object?&gt;, states)</c>: a producer's consecutive batch items go in one call (a plain
-    /// item of the pool at Normal priority; any other item queued this way falls back to <see cref="Queue"/>).
+    /// <c>QueueBatch(Action&lt;object?&gt;, states)</c> on the pool or a group: a producer's consecutive batch items for one
+    /// target go in one call (plain items at Normal priority; any other item queued this way falls back to <see cref="Queue"/>).
     /// </summary>
     Batch,
 
-    /// <summary><c>pool.TryQueueBatch(Action&lt;object?&gt;, states)</c>, as <see cref="Batch"/>.</summary>
+    /// <summary><c>TryQueueBatch(Action&lt;object?&gt;, states)</c>, as <see cref="Batch"/>.</summary>
     TryBatch,
 }
