@@ -3,6 +3,8 @@
 # table below is one run: a model, its flags, and whether Spin must find no error ("none") or must find one
 # ("some": a deliberately broken variant, so the check itself can fail). The flags each model takes are explained
 # at the top of its .pml file (src/SlimPool/Scheduling/):
+#   BATCH (the idle waits and GroupTurns): each producer queues its items as one batch (QueueBatch): one publication,
+#                             one wake check (idle waits); every item enqueued, then a turn for each (groups)
 #   SpinThenParkIdleWait.pml  BLOCKING (items may never return), WS (work-stealing refill in transit, and DECLINES:
 #                             steals that leave a lone item to its owner), STOP (wake-all on shutdown), SPARES=n
 #                             (retiring spares); broken: BROKEN (no re-check), BROKEN_RETIRE (a popped spare
@@ -50,14 +52,17 @@ a="-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=1"
 b="-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3"
 c="-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=2"
 d="-DWORKERS=1 -DPRODUCERS=1 -DPUSHES=3"
+k="-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=2"
 runs=(
   "$stp|$a|none" "$stp|$a -DBROKEN|some" "$stp|$a -DBLOCKING|none" "$stp|$a -DSTOP|none"
   "$stp|$a -DSPARES=1|none" "$stp|$a -DSPARES=1 -DBROKEN|some" "$stp|$a -DSPARES=1 -DBROKEN_RETIRE|some"
   "$stp|$b|none" "$stp|$b -DBROKEN|some" "$stp|$b -DBLOCKING -DWS -DDECLINES=0|none"
   "$stp|$b -DBLOCKING -DWS -DDECLINES=0 -DBROKEN_REFILL|some" "$stp|$c -DBLOCKING -DWS|none"
   "$stp|$b -DSPARES=1|none" "$stp|$b -DSPARES=1 -DBROKEN_RETIRE|some"
+  "$stp|$b -DBATCH -DBLOCKING|none" "$stp|$b -DBATCH -DBLOCKING -DBROKEN|some"
   "$are|$a|none" "$are|$a -DBROKEN|some" "$are|$a -DBLOCKING|none" "$are|$a -DBLOCKING -DBROKEN_CHAIN|some"
   "$are|$b|none" "$are|$b -DBROKEN|some" "$are|$b -DBLOCKING|none" "$are|$b -DBLOCKING -DBROKEN_CHAIN|some"
+  "$are|$b -DBATCH -DBLOCKING|none" "$are|$b -DBATCH -DBLOCKING -DBROKEN_CHAIN|some"
   "$guard|$b|none" "$guard|$b -DOLD_ARMING|some" "$guard|$b -DWS -DDECLINES=0|none"
   "$guard|$b -DWS -DDECLINES=0 -DBROKEN_REFILL|some" "$guard|$c -DWS|none"
   "$guard|$b -DCOMPUTE|none" "$guard|$a -DCOMPUTE|none" "$guard|$d -DCOMPUTE|none" "$guard|$d -DCOMPUTE -DSTRICT|some"
@@ -66,6 +71,7 @@ runs=(
   "$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON -DDROPS=0|none"
   "$group|$h -DABANDON -DBROKEN_SWEEP|some" "$group|$g -DBROKEN_DROP|some" "$group|$h -DBROKEN_DROP|some"
   "$group|-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DBLOCKING -DABANDON -DDROPS=0|none"
+  "$group|$k -DBATCH -DBLOCKING -DDROPS=1|none" "$group|$k -DBATCH -DBROKEN|some" "$group|$k -DBATCH -DBROKEN_DROP|some"
   "$lanes|$a|none" "$lanes|$a -DTWO_WORDS|some" "$lanes|$b|none" "$lanes|$b -DTWO_WORDS|some"
   "$lanes|-DWORKERS=2 -DPRODUCERS=3 -DPUSHES=1|none"
 )

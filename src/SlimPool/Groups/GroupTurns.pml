@@ -10,6 +10,8 @@
  *    (queued on the pool, or running an item that never returns), asserted by a check that runs at Spin's timeout.
  * With -DBLOCKING an item may never return: its turn stays held for ever, which is allowed; what is not allowed is a
  * queued item with no turn held at all.
+ * With -DBATCH each producer queues its PUSHES items as one batch (SlimThreadPoolGroup.QueueBatch): every item
+ * enqueued, then a turn taken for each until one is refused.
  * With -DABANDON a process runs the group's abandon (GroupTurns.Abandon): it raises `abandoning`, sweeps the queue,
  * raises `swept`, and looks at the queue once more (taking a turn for an item, else dropping the queue a turn
  * that ended mid-sweep left); turns that see the abandon before the sweep give their turn back
@@ -159,6 +161,26 @@ inline enqueue() {
 proctype Producer() {
     byte i = 0;
     bool took;
+#ifdef BATCH
+    /* SlimThreadPoolGroup.QueueBatch (GroupTurns.EnqueueBatch): every item enqueued first (into the queue the field
+       holds, or the one replacing it once that one is retired), then a turn for each item until one is refused.
+       Item by item, the claims here include the batch's single claim of several cells. */
+    do
+    :: i < PUSHES -> enqueue(); i++
+    :: else -> break
+    od;
+    i = 0;
+    do
+    :: i < PUSHES ->
+        tryTakeTurn(took);
+        if
+        :: took -> poolQueue++; i++
+        :: else -> break
+        fi
+    :: else -> break
+    od;
+    i = PUSHES;
+#endif
     do
     :: i < PUSHES ->
         enqueue();                           /* publish: the claim's compare-and-swap, a full fence */

@@ -8,6 +8,8 @@
  * is left queued while a worker waits on the event (blocked workers are the starvation guard's business, see
  * StarvationGuard.pml). Two Sets that land while the event is already set merge into one wake; the worker it wakes
  * passes it on once it has taken its item (OnWorkTaken, the chain: two separate loads, the idle count and the queue).
+ * With -DBATCH each producer queues its PUSHES items as one batch (SlimThreadPool.QueueBatch): all published in one
+ * step, then one OnWorkQueued; the chain must pass the one Set on while items wait.
  * With -DBROKEN_CHAIN the chain is removed, and Spin must find the second item stranded behind the first, blocked.
  *
  * Memory model as in SpinThenParkIdleWait.pml: sequential consistency, which the C# code gets from
@@ -33,6 +35,14 @@ byte chainSets = 0;
 
 proctype Producer() {
     byte i = 0;
+#ifdef BATCH
+    atomic { items = items + PUSHES; pushes = pushes + PUSHES };  /* QueueBatch: one chunk, then one OnWorkQueued */
+    if
+    :: idle > 0 -> signaled = true; sets++
+    :: else -> skip
+    fi;
+    i = PUSHES;
+#endif
     do
     :: i < PUSHES ->
         atomic { items++; pushes++ };              /* Enqueue; Interlocked.MemoryBarrier() */

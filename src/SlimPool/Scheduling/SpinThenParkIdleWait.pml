@@ -25,6 +25,8 @@
  * parked during the transit. A steal may also leave a lone item to its owner for a moment
  * (WorkStealingDeque.TryStealAfterOwnerGrace), so under -DWS TryDequeue may fail with items queued, up to DECLINES
  * times (default 1); the code fails only once the owner took the item, which this over-approximates.
+ * With -DBATCH each producer queues its PUSHES items as one batch (SlimThreadPool.QueueBatch): all published in one
+ * step, then one wake check; the workers' chain must wake a worker for each item that needs one.
  * With -DSTOP a stopper sets IsStopping and wakes every parked worker (IdleWait.Stop, WakeAll) once the producers are
  * done; workers exit when they see it and the queue empty. Then no worker may stay parked.
  *
@@ -140,6 +142,13 @@ inline wakeOne() {
 proctype Producer() {
     byte i = 0;
     byte seenSearching, seenParked;
+#ifdef BATCH
+    /* SlimThreadPool.QueueBatch: the whole batch (one chunk) claimed at once with its last compare-and-swap a full
+       fence, then one wake check; a woken worker's chain wakes the next while items wait. */
+    atomic { items = items + PUSHES; pushes = pushes + PUSHES };
+    onWorkQueued(true);
+    i = PUSHES;
+#endif
     do
     :: i < PUSHES ->
         /* SlimThreadPool.TryPublish: EnqueueThenFence (publish, then a full fence) */
