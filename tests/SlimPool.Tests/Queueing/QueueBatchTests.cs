@@ -168,6 +168,12 @@ public sealed class QueueBatchTests
 
         Bounded.Wait(Task.WhenAll(first, second), "both producers' batches");
         Bounded.Until(() => ran.Executions == 2 * Rounds * 3, "every item");
+
+        // Every slot came back: with the worker held, exactly the bound fits again, and not one item more.
+        Bounded.Wait(pool.WaitForIdleAsync(), "the pool to be idle");
+        using var blocked = new BlockedWorkers(pool);
+        Assert.True(pool.TryQueueBatch([ran, ran, ran, ran]));
+        Assert.False(pool.TryQueue(ran));
     }
 
     [Fact]
