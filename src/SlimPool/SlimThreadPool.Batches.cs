@@ -199,16 +199,7 @@ public sealed partial class SlimThreadPool
     }
 
     /// <summary>Gives back slots taken by <see cref="TryReserveSlots"/>.</summary>
-    internal void ReleaseSlots(int count)
-    {
-        if (_gate is { } gate)
-        {
-            for (int i = 0; i < count; i++)
-            {
-                gate.Release();
-            }
-        }
-    }
+    internal void ReleaseSlots(int count) => _gate?.Release(count);
 
     // Publishes a chunk where every worker looks, each entry copied once from the caller's span into the queue's cell,
     // then makes sure a full fence follows (see EnqueueThenFence).

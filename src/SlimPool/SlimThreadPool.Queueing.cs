@@ -153,27 +153,7 @@ public sealed partial class SlimThreadPool
     /// <paramref name="wait"/> is false, or when it shut down while waiting. With <paramref name="wait"/>, a caller off
     /// the pool waits for room; one of the pool's workers goes over the bound instead of waiting on its own pool.
     /// </summary>
-    internal bool TryReserveSlot(bool wait)
-    {
-        CapacityGate? gate = _gate;
-        if (gate is null || gate.TryAcquire())
-        {
-            return true;
-        }
-
-        if (!wait)
-        {
-            return false;
-        }
-
-        if (IsOwnWorker)
-        {
-            gate.ForceAcquire();
-            return true;
-        }
-
-        return gate.AcquireAsync(CancellationToken.None).AsTask().GetAwaiter().GetResult();
-    }
+    internal bool TryReserveSlot(bool wait) => TryReserveSlots(1, wait);
 
     /// <summary>Takes a capacity slot whether or not the pool is full (continuations of accepted work).</summary>
     internal void ForceReserveSlot() => _gate?.ForceAcquire();

@@ -42,14 +42,5 @@ internal interface IFencedEnqueue
     /// <param name="length">How many to add.</param>
     /// <returns>As for <see cref="EnqueueFenced"/>: true if the last entry's publication was an interlocked operation.</returns>
     bool EnqueueBatchFenced<TBatch>(scoped ref TBatch items, int start, int length)
-        where TBatch : IBatchSource, allows ref struct
-    {
-        bool fenced = false;
-        for (int i = start; i < start + length; i++)
-        {
-            fenced = EnqueueFencedShared(items.At(i));
-        }
-
-        return fenced;
-    }
+        where TBatch : IBatchSource, allows ref struct;
 }

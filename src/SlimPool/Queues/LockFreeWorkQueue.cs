@@ -97,20 +97,10 @@ public sealed class LockFreeWorkQueue : IWorkQueue, IFencedEnqueue
     }
 
     /// <summary>
-    /// Adds the entries in order, with one compare-and-swap per ring they land in (<see cref="LockFreeSegment.TryEnqueueBatch"/>):
-    /// a batch that fits the tail ring becomes visible at once. False only if the queue was retired before every entry
-    /// went in (see <see cref="EnqueueBatchUntilRetired"/>); the pool's own queue never is. The last claim is a full
-    /// fence, as for <see cref="Enqueue"/>.
-    /// </summary>
-    internal bool TryEnqueueBatch(ReadOnlySpan<QueuedWorkItem> items)
-    {
-        var entries = new EntryBatch(items);
-        return EnqueueBatchUntilRetired(ref entries, 0, items.Length) == items.Length;
-    }
-
-    /// <summary>
-    /// Adds <paramref name="length"/> entries of <paramref name="items"/> from <paramref name="start"/> on, in order, and
-    /// returns how many went in: all of them, unless the queue was retired first. Only an empty queue is retired, so the
+    /// Adds <paramref name="length"/> entries of <paramref name="items"/> from <paramref name="start"/> on, in order, with
+    /// one compare-and-swap per ring they land in (<see cref="LockFreeSegment.TryEnqueueBatch"/>: entries that fit the
+    /// tail ring become visible at once; the last claim is a full fence, as for <see cref="Enqueue"/>), and returns how
+    /// many went in: all of them, unless the queue was retired first (the pool's own queue never is). Only an empty queue is retired, so the
     /// entries that went in before were all taken by then, and the rest can follow them into another queue in order.
     /// </summary>
     internal int EnqueueBatchUntilRetired<TBatch>(scoped ref TBatch items, int start, int length)

@@ -6,7 +6,7 @@ namespace SlimPool.Scheduling;
 /// </summary>
 /// <remarks>
 /// <para>The fast paths take no lock: <see cref="TryAcquire()"/> is a compare-and-swap on the count,
-/// <see cref="Release"/> one interlocked increment and one read of the waiter count.</para>
+/// <see cref="Release()"/> one interlocked increment and one read of the waiter count.</para>
 /// <para>No lost wake-up: a waiter increments <c>_waiterCount</c> (a full fence) and then tries the count once
 /// more; a releaser increments the count (a full fence) and then reads <c>_waiterCount</c>. Of two threads that
 /// each write one location and then read the other's, at least one sees the other's write: either the waiter
@@ -40,22 +40,7 @@ internal sealed class CapacityGate
     public int Free => Volatile.Read(ref _free.Value);
 
     /// <summary>Takes a slot if one is free.</summary>
-    public bool TryAcquire()
-    {
-        int free = Volatile.Read(ref _free.Value);
-        while (free > 0)
-        {
-            int seen = Interlocked.CompareExchange(ref _free.Value, free - 1, free);
-            if (seen == free)
-            {
-                return true;
-            }
-
-            free = seen;
-        }
-
-        return false;
-    }
+    public bool TryAcquire() => TryAcquire(1);
 
     /// <summary>Takes <paramref name="count"/> slots at once if that many are free; none otherwise.</summary>
     public bool TryAcquire(int count)
@@ -83,13 +68,19 @@ internal sealed class CapacityGate
     /// Slots held for items not yet queued come back from nobody, so two callers each holding part of what they need
     /// could wait for each other for ever. One caller at a time gathers (<c>_gatherLock</c>): every slot it lacks is
     /// then free or held by a queued item, which a worker takes and releases, and single-slot producers never hold a
-    /// slot while they wait. So it gets its slots, and the next gatherer goes on.
+    /// slot while they wait. So it gets its slots, and the next gatherer goes on. One slot needs no gathering: it waits
+    /// in the FIFO line as <see cref="AcquireAsync"/> does.
     /// </remarks>
     public bool AcquireBlocking(int count)
     {
         if (TryAcquire(count))
         {
             return true;
+        }
+
+        if (count == 1)
+        {
+            return AcquireAsync(CancellationToken.None).AsTask().GetAwaiter().GetResult();
         }
 
         lock (_gatherLock)
@@ -103,11 +94,7 @@ internal sealed class CapacityGate
                     continue;
                 }
 
-                for (; held > 0; held--)
-                {
-                    Release();
-                }
-
+                Release(held);
                 return false;
             }
 
@@ -122,9 +109,12 @@ internal sealed class CapacityGate
     public void ForceAcquire() => Interlocked.Decrement(ref _free.Value);
 
     /// <summary>Gives a slot back (a worker took an item off the queue) and hands it to a waiter if there is one.</summary>
-    public void Release()
+    public void Release() => Release(1);
+
+    /// <summary>Gives <paramref name="count"/> slots back at once, handing them to waiters as <see cref="Release()"/> does.</summary>
+    public void Release(int count)
     {
-        Interlocked.Increment(ref _free.Value); // full fence before the read below: see the remarks
+        Interlocked.Add(ref _free.Value, count); // full fence before the read below: see the remarks
         if (Volatile.Read(ref _waiterCount) != 0)
         {
             HandOver();

@@ -5,12 +5,19 @@ using static SlimPool.Tests.Queues.WorkQueueContractTests;
 namespace SlimPool.Tests.Queues;
 
 /// <summary>
-/// <see cref="LockFreeWorkQueue.TryEnqueueBatch"/>: a producer claims as many free cells as its batch fills with one
+/// <see cref="LockFreeWorkQueue.EnqueueBatchUntilRetired"/>: a producer claims as many free cells as its batch fills with one
 /// compare-and-swap per ring, and the queue keeps its contract (order, exactly once) across growth and against
 /// concurrent single and batch producers and consumers.
 /// </summary>
 public sealed class LockFreeBatchEnqueueTests
 {
+    // The whole batch went in (false: the queue was retired first).
+    private static bool TryEnqueueBatch(LockFreeWorkQueue queue, ReadOnlySpan<QueuedWorkItem> items)
+    {
+        var entries = new EntryBatch(items);
+        return queue.EnqueueBatchUntilRetired(ref entries, 0, items.Length) == items.Length;
+    }
+
     [Fact]
     public void TryEnqueueBatch_BatchLargerThanTheRing_GrowsAndKeepsTheOrder()
     {
@@ -18,7 +25,7 @@ public sealed class LockFreeBatchEnqueueTests
         queue.Enqueue(Entry(0));
         QueuedWorkItem[] batch = [.. Enumerable.Range(1, 100).Select(Entry)];
 
-        Assert.True(queue.TryEnqueueBatch(batch));
+        Assert.True(TryEnqueueBatch(queue, batch));
 
         Assert.Equal(101, queue.Count);
         var taken = new List<int>();
@@ -42,7 +49,7 @@ public sealed class LockFreeBatchEnqueueTests
         {
             QueuedWorkItem[] batch = [.. Enumerable.Range(next, 1 + (round % 11)).Select(Entry)];
             next += batch.Length;
-            Assert.True(queue.TryEnqueueBatch(batch));
+            Assert.True(TryEnqueueBatch(queue, batch));
             while (queue.TryDequeue(out QueuedWorkItem item))
             {
                 Assert.Equal(expected++, IdOf(item));
@@ -69,7 +76,7 @@ public sealed class LockFreeBatchEnqueueTests
                 random.Next(2) == 0 ? null : context))];
             if (round % 2 == 0)
             {
-                Assert.True(queue.TryEnqueueBatch(entries));
+                Assert.True(TryEnqueueBatch(queue, entries));
             }
             else
             {
@@ -95,7 +102,7 @@ public sealed class LockFreeBatchEnqueueTests
         var queue = new LockFreeWorkQueue(initialSegmentLength: 8);
         Assert.True(queue.TryRetire());
 
-        Assert.False(queue.TryEnqueueBatch([Entry(1), Entry(2)]));
+        Assert.False(TryEnqueueBatch(queue, [Entry(1), Entry(2)]));
         Assert.True(queue.IsEmpty);
     }
 
@@ -132,7 +139,7 @@ public sealed class LockFreeBatchEnqueueTests
 
                     int length = Math.Min(end - id, random.Next(1, 40));
                     QueuedWorkItem[] batch = [.. Enumerable.Range(id, length).Select(Entry)];
-                    if (!queue.TryEnqueueBatch(batch))
+                    if (!TryEnqueueBatch(queue, batch))
                     {
                         Interlocked.Increment(ref refused);
                     }
