@@ -25,7 +25,7 @@
 # Sizes: 2 workers with 2 producers x 1 item, or 1 producer x 3 items; a steal's grace (DECLINES, one failed
 # dequeue with items queued) multiplies the states about threefold, so it runs with 1 producer x 2 items, and the
 # 3-item WS runs leave it out (DECLINES=0). The guard's limit for items that compute for ever shows with 1 worker and 3
-# items (more items than the worker and its one compute-bound spare). About 5 minutes in all.
+# items (more items than the worker and its one compute-bound spare). About 5 minutes of one core in all, run on every core at once.
 # SLIMPOOL_THOROUGH=1 adds everything at once for SpinThenPark (1.2e8 states, about 3 minutes, several GiB) and the
 # group's 3-item run with two turns and a quantum of 2, its queue dropped and installed again (7.9e7 states, about 2
 # minutes; CI runs the same with one turn).
@@ -84,26 +84,50 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-status=0
-for run in "${runs[@]}"; do
-  IFS='|' read -r model flags expect <<< "$run"
+
+# One run: generate, compile, search; its verdict line (and Spin's output on a failure) goes to $work/result-$1, and
+# a file $work/failed-$1 marks a failure.
+check_one() {
+  local index=$1 model=$2 flags=$3 expect=$4 args name dir out errors states result="$work/result-$1"
   read -r -a args <<< "$flags"
   name=$(basename "$model" .pml)
-  dir="$work/$name-$RANDOM$RANDOM"
+  dir="$work/run-$index"
   mkdir -p "$dir"
-  (cd "$dir" && spin "${args[@]}" -a "$OLDPWD/$model" >/dev/null && gcc -O2 -DSAFETY -DCOLLAPSE -o pan pan.c 2>/dev/null)
+  (cd "$dir" && spin "${args[@]}" -a "$root/$model" >/dev/null && gcc -O2 -DSAFETY -DCOLLAPSE -o pan pan.c 2>/dev/null)
   out=$(cd "$dir" && ./pan -m2000000 2>&1 || true)
   errors=$(echo "$out" | grep -oE 'errors: [0-9]+' | grep -oE '[0-9]+' | head -1)
   states=$(echo "$out" | grep -oE '[0-9.e+]+ states, stored' | head -1)
   if [ -z "$errors" ]; then
-    echo "model $name [$flags]: spin gave no verdict"; echo "$out"; status=1
+    { echo "model $name [$flags]: spin gave no verdict"; echo "$out"; } > "$result"; touch "$work/failed-$index"
   elif [ "$expect" = none ] && [ "$errors" != 0 ]; then
-    echo "model $name [$flags]: FAILED, $errors error(s)"; echo "$out" | head -20; status=1
+    { echo "model $name [$flags]: FAILED, $errors error(s)"; echo "$out" | head -20; } > "$result"; touch "$work/failed-$index"
   elif [ "$expect" = some ] && [ "$errors" = 0 ]; then
-    echo "model $name [$flags]: spin found no error, but this variant is broken on purpose: the check cannot fail"; status=1
+    echo "model $name [$flags]: spin found no error, but this variant is broken on purpose: the check cannot fail" > "$result"
+    touch "$work/failed-$index"
   else
-    echo "model $name [$flags]: errors $errors, as expected ($states)"
+    echo "model $name [$flags]: errors $errors, as expected ($states)" > "$result"
   fi
   rm -rf "$dir"
+}
+
+# The runs are independent and each uses one core: as many at once as there are cores (SLIMPOOL_MODEL_JOBS to
+# choose), the verdicts printed in the table's order.
+root=$PWD
+jobs=${SLIMPOOL_MODEL_JOBS:-$(nproc 2>/dev/null || echo 1)}
+for i in "${!runs[@]}"; do
+  IFS='|' read -r model flags expect <<< "${runs[$i]}"
+  while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+    wait -n || true
+  done
+  check_one "$i" "$model" "$flags" "$expect" &
+done
+wait
+
+status=0
+for i in "${!runs[@]}"; do
+  cat "$work/result-$i" 2>/dev/null || { echo "model run $i [${runs[$i]}]: no result"; status=1; }
+  if [ -e "$work/failed-$i" ]; then
+    status=1
+  fi
 done
 exit $status
