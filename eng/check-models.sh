@@ -20,6 +20,10 @@
 #                             in those, with SLIMPOOL_THOROUGH=1), or by the group's abandon, and installed again;
 #                             broken: BROKEN (a turn given back without a re-check), BROKEN_SWEEP (no look after the
 #                             sweep), BROKEN_DROP (the queue dropped without retiring it: an item lands in a dropped queue)
+#   LocalRunQueue.pml         (src/SlimPool/Queues/) a work-stealing worker's slot and ring against thieves: CAP (ring
+#                             entries), PUSHES, THIEVES (the first steals half, the others one), LOOKS per thief, TAKES
+#                             by the owner; broken: BROKEN_ROOM (the ring's room measured from real: a cell a thief is
+#                             copying is rewritten), BROKEN_SLOT (the slot's version a full/empty flag: a stale entry)
 #   PriorityLanes.pml         the High lane's tickets against direct takes; broken: TWO_WORDS (items and tickets
 #                             counted in two words: an item waits with no ticket)
 # Sizes: 2 workers with 2 producers x 1 item, or 1 producer x 3 items; a steal's grace (DECLINES, one failed
@@ -46,6 +50,9 @@ are=src/SlimPool/Scheduling/AutoResetEventIdleWait.pml
 guard=src/SlimPool/Scheduling/StarvationGuard.pml
 group=src/SlimPool/Groups/GroupTurns.pml
 lanes=src/SlimPool/Scheduling/PriorityLanes.pml
+ring=src/SlimPool/Queues/LocalRunQueue.pml
+r1="-DTHIEVES=1 -DPUSHES=6 -DLOOKS=4 -DTAKES=2"
+r2="-DTHIEVES=2 -DPUSHES=4 -DLOOKS=2 -DTAKES=1"
 g="-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=1"
 h="-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DMAXTURNS=2 -DQUANTUM=2"
 a="-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=1"
@@ -74,12 +81,14 @@ runs=(
   "$group|$k -DBATCH -DBLOCKING -DDROPS=1|none" "$group|$k -DBATCH -DBROKEN|some" "$group|$k -DBATCH -DBROKEN_DROP|some"
   "$lanes|$a|none" "$lanes|$a -DTWO_WORDS|some" "$lanes|$b|none" "$lanes|$b -DTWO_WORDS|some"
   "$lanes|-DWORKERS=2 -DPRODUCERS=3 -DPUSHES=1|none"
+  "$ring|$r1|none" "$ring|$r2|none" "$ring|$r1 -DBROKEN_ROOM|some" "$ring|$r1 -DBROKEN_SLOT|some" "$ring|$r2 -DBROKEN_SLOT|some"
 )
 if [ "${SLIMPOOL_THOROUGH:-0}" = 1 ]; then
   runs+=("$stp|$b -DBLOCKING -DSPARES=1 -DWS -DDECLINES=0 -DSTOP|none" "$stp|-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=2|none")
   runs+=("$group|$h -DBLOCKING -DABANDON|none" "$group|$g -DBLOCKING -DABANDON -DDROPS=2|none")
   runs+=("$group|-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DBLOCKING -DABANDON -DDROPS=1|none")
   runs+=("$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON -DDROPS=1|none")
+  runs+=("$ring|-DTHIEVES=2 -DPUSHES=6 -DLOOKS=2 -DTAKES=1|none") # an overflow beside two thieves: 5.5e7 states, 100 s
 fi
 
 work=$(mktemp -d)

@@ -4,7 +4,7 @@ namespace SlimPool.Micro;
 
 /// <summary>
 /// The worker-local path: an item that, running on a pool thread, queues its successor, <see cref="Steps"/> items per
-/// invocation shared among <see cref="Chains"/> chains running at once. SlimPool puts the successor on the worker's own deque;
+/// invocation shared among <see cref="Chains"/> chains running at once. SlimPool puts the successor in the worker's LIFO slot;
 /// the built-in pool, the baseline, gets <c>UnsafeQueueUserWorkItem(item, preferLocal: true)</c>, its own
 /// thread-local queue. Results are per item run.
 /// </summary>

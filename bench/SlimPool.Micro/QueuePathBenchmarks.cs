@@ -13,8 +13,8 @@ namespace SlimPool.Micro;
 /// <para>The baseline is <see cref="ConcurrentQueue{T}"/>, the structure behind the built-in pool's global queue.
 /// The rows are the paths of <see cref="WorkStealingWorkQueue"/>: the shared <see cref="LockFreeWorkQueue"/> that
 /// outside producers enqueue into, taken one entry at a time or in a worker's refill batches of 15
-/// (<see cref="LockFreeWorkQueue.TryDequeueBatch"/>), and a worker's own deque, popped by its owner or stolen by a
-/// sibling.</para>
+/// (<see cref="LockFreeWorkQueue.TryDequeueBatch"/>), and a worker's own queues: its LIFO slot (an item that queues
+/// its successor), its ring, popped by its owner or stolen half at a time by a sibling.</para>
 /// <para>Costs measured with the other core's cache holding the lines (producer and consumer on different
 /// threads) are higher; the queue-drain scenario of the comparison program measures those.</para>
 /// </remarks>
@@ -22,7 +22,7 @@ namespace SlimPool.Micro;
 public class QueuePathBenchmarks
 {
     /// <summary>Entries put in and taken out per invocation.</summary>
-    public const int Items = 10_000;
+    public const int Items = 10_240; // a whole number of Rounds
 
     private const int RefillBatch = 15;
 
@@ -32,20 +32,23 @@ public class QueuePathBenchmarks
     private readonly object _item = new EmptyItem();
     private readonly QueuedWorkItem[] _batch = new QueuedWorkItem[RefillBatch];
     private LockFreeWorkQueue _lockFree = null!;
-    private WorkStealingDeque _deque = null!;
+    private LocalRunQueue _ring = null!;
+    private LocalRunQueue _thiefRing = null!;
+    private LifoSlot _slot = null!;
 
     /// <summary>
     /// Creates the structures and runs one full round through each, so their storage is at its working size
-    /// (the ring has grown to hold <see cref="Items"/>, the deque's array too) before any measurement.
+    /// (the shared queue's ring has grown to hold <see cref="Items"/>) before any measurement.
     /// </summary>
     [GlobalSetup]
     public void Setup()
     {
         _lockFree = new LockFreeWorkQueue();
-        _deque = new WorkStealingDeque(owner: this, workerIndex: 0);
+        _ring = new LocalRunQueue();
+        _thiefRing = new LocalRunQueue();
+        _slot = new LifoSlot();
         ConcurrentQueueEnqueueDequeue();
         LockFreeEnqueueDequeue();
-        DequePushPop();
     }
 
     [Benchmark(Baseline = true, Description = "ConcurrentQueue enqueue + dequeue", OperationsPerInvoke = Items)]
@@ -105,43 +108,73 @@ public class QueuePathBenchmarks
         return Check(taken);
     }
 
-    [Benchmark(Description = "WorkStealingDeque push + owner pop", OperationsPerInvoke = Items)]
-    public int DequePushPop()
+    [Benchmark(Description = "LifoSlot put + owner take (a chain's step)", OperationsPerInvoke = Items)]
+    public int SlotPutTake()
     {
-        WorkStealingDeque deque = _deque;
+        LifoSlot slot = _slot;
+        int taken = 0;
         for (int i = 0; i < Items; i++)
         {
-            deque.Push(s_entry);
-        }
-
-        int taken = 0;
-        while (deque.TryPop(out _))
-        {
-            taken++;
+            slot.Put(s_entry);
+            if (slot.TryTake(out _))
+            {
+                taken++;
+            }
         }
 
         return Check(taken);
     }
 
-    [Benchmark(Description = "WorkStealingDeque push + steal", OperationsPerInvoke = Items)]
-    public int DequePushSteal()
+    [Benchmark(Description = "LocalRunQueue push + owner pop (rounds of 128)", OperationsPerInvoke = Items)]
+    public int RingPushPop()
     {
-        WorkStealingDeque deque = _deque;
-        for (int i = 0; i < Items; i++)
-        {
-            deque.Push(s_entry);
-        }
-
+        LocalRunQueue ring = _ring;
         int taken = 0;
-        while (deque.TrySteal(out _))
+        for (int done = 0; done < Items; done += Round)
         {
-            taken++;
+            for (int i = 0; i < Round; i++)
+            {
+                ring.PushBack(s_entry, _lockFree);
+            }
+
+            while (ring.TryPop(out _))
+            {
+                taken++;
+            }
         }
 
-        // A thief never clears the slots it took; the owner does when it next finds the deque empty.
-        deque.TryPop(out _);
         return Check(taken);
     }
+
+    [Benchmark(Description = "LocalRunQueue push + steal half (rounds of 128)", OperationsPerInvoke = Items)]
+    public int RingPushStealHalf()
+    {
+        LocalRunQueue ring = _ring;
+        LocalRunQueue thief = _thiefRing;
+        int taken = 0;
+        for (int done = 0; done < Items; done += Round)
+        {
+            for (int i = 0; i < Round; i++)
+            {
+                ring.PushBack(s_entry, _lockFree);
+            }
+
+            int stolen;
+            while ((stolen = ring.TryStealHalfInto(thief, out _)) > 0)
+            {
+                taken += stolen;
+            }
+
+            while (thief.TryPop(out _))
+            {
+            }
+        }
+
+        return Check(taken);
+    }
+
+    // A round fills the ring half way: it never overflows into the shared queue.
+    private const int Round = 128;
 
     // A benchmark that lost or duplicated entries would measure nothing; fail it instead.
     private static int Check(int taken) =>

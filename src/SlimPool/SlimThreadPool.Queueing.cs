@@ -308,7 +308,7 @@ public sealed partial class SlimThreadPool
     /// Puts an item on the queue and wakes a worker if one is needed; false (nothing queued) once the pool no
     /// longer accepts work. Capacity is the caller's business. <paramref name="preferLocal"/> false sends an item
     /// queued on a worker to the shared queue (work stealing), behind what is already queued there, instead of the
-    /// worker's own deque.
+    /// worker's own slot.
     /// </summary>
     private bool TryPublish(object callback, object? state, bool preferLocal = true, WorkItemPriority priority = WorkItemPriority.Normal)
     {
@@ -397,7 +397,7 @@ public sealed partial class SlimThreadPool
 
     // Publishes the entry, then makes sure a full fence follows its publication. The shared queue's
     // compare-and-swap that makes the entry visible is one already (IFencedEnqueue): an item queued from outside
-    // the pool then costs no second fence. A push onto a worker's own deque, or any other queue, gets an
+    // the pool then costs no second fence. A push onto a worker's own slot, or any other queue, gets an
     // explicit one. The pushing worker is awake, but it may block in its next item without saying so: a sibling
     // that is parking must still either see the pushed item in its re-check or be seen (and woken) by us.
     private void EnqueueThenFence(in QueuedWorkItem entry, bool preferLocal)

@@ -16,8 +16,9 @@ public enum WorkQueueKind
     LockFree,
 
     /// <summary>
-    /// A deque per worker plus a shared injection queue: items queued from a worker go to that worker's own
-    /// deque (last in, first out, cache-warm), idle workers steal the oldest items from their siblings.
+    /// Per worker a LIFO slot and a first-in first-out ring, plus a shared injection queue: an item queued from a
+    /// worker runs next on that worker (cache-warm), the one it displaces goes to the ring; idle workers steal half
+    /// of a sibling's ring. The shape of tokio's and Go's schedulers.
     /// See <see cref="Queues.WorkStealingWorkQueue"/>.
     /// </summary>
     WorkStealing,

@@ -369,7 +369,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
                 if (!IsQueueEmpty && _pool.HasQueuedWork)
                 {
                     // Quantum spent with items waiting here and elsewhere: give the worker back, keeping the turn, which
-                    // goes behind what the pool has queued (its shared queue, not this worker's own deque).
+                    // goes behind what the pool has queued (its shared queue, not this worker's own slot).
                     AddRan(counted);
                     _pool.PublishAccepted(this, preferLocal: false, _priority);
                     return;

@@ -109,7 +109,7 @@ internal sealed class LockFreeSegment
             {
                 if (Interlocked.CompareExchange(ref _positions.Tail, tail + 1, tail) == tail)
                 {
-                    cell.Write(item);
+                    cell.Entry.Write(item);
                     Volatile.Write(ref cell.Sequence, tail + 1); // publish: pairs with the consumer's acquire
                     return true;
                 }
@@ -173,7 +173,7 @@ internal sealed class LockFreeSegment
                 for (int i = 0; i < count; i++)
                 {
                     ref Cell cell = ref cells[(int)(tail + i) & _mask];
-                    cell.Write(items.At(start + i));
+                    cell.Entry.Write(items.At(start + i));
                     Volatile.Write(ref cell.Sequence, tail + i + 1); // publish: pairs with the consumer's acquire
                 }
 
@@ -197,7 +197,7 @@ internal sealed class LockFreeSegment
             {
                 if (Interlocked.CompareExchange(ref _positions.Head, head + 1, head) == head)
                 {
-                    item = cell.Take(); // and clears it: the cell keeps no delegate or state alive
+                    item = cell.Entry.Take(); // and clears it: the cell keeps no delegate or state alive
                     Volatile.Write(ref cell.Sequence, head + cells.Length); // free the cell for the next lap
                     return true;
                 }
@@ -254,7 +254,7 @@ internal sealed class LockFreeSegment
                 for (int i = 0; i < count; i++)
                 {
                     ref Cell cell = ref cells[(int)(head + i) & _mask];
-                    buffer[i] = cell.Take();
+                    buffer[i] = cell.Entry.Take();
                     Volatile.Write(ref cell.Sequence, head + i + cells.Length); // free the cell for the next lap
                 }
 
@@ -265,38 +265,11 @@ internal sealed class LockFreeSegment
         }
     }
 
-    // The entry's three references as fields of their own: a free cell holds none (Take clears them), so Write stores
-    // the state and the context only when they are set. Most items have neither, and each reference stored into the
-    // heap costs a write barrier: storing the entry as one struct cost three, which was a third of an outside
-    // producer's time (perf, one producer with the workers held).
+    // The entry (see EntryCell: a free cell holds no reference, so a write stores only the references that are set)
+    // and the cell's sequence.
     private struct Cell
     {
-        public object? Callback;
-        public object? State;
-        public ExecutionContext? Context;
+        public EntryCell Entry;
         public long Sequence;
-
-        public void Write(in QueuedWorkItem item)
-        {
-            Callback = item.StoredCallback;
-            if (item.StoredState is { } state)
-            {
-                State = state;
-            }
-
-            if (item.Context is { } context)
-            {
-                Context = context;
-            }
-        }
-
-        public QueuedWorkItem Take()
-        {
-            var item = new QueuedWorkItem(Callback!, State, Context);
-            Callback = null;
-            State = null;
-            Context = null;
-            return item;
-        }
     }
 }

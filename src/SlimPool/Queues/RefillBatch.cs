@@ -6,8 +6,8 @@ namespace SlimPool.Queues;
 /// <summary>
 /// A worker's batch from the shared queue (<see cref="WorkStealingWorkQueue"/>'s refill): a short first-in first-out
 /// run of items queued from outside, which its owner fills only when it is empty, and which the owner and thieves take
-/// from oldest first. Kept apart from the owner's last-in first-out deque, so items that the owner's own items queue
-/// neither run ahead of the batch's in reverse nor bury it.
+/// from oldest first. Kept apart from the owner's slot and ring, so the items that the owner's own items queue cannot
+/// bury it, and a batch moved between workers keeps its order.
 /// </summary>
 /// <remarks>
 /// <para>One producer (the owner), any number of takers (the owner and thieves). <c>_state</c> packs a generation,

@@ -1,23 +1,28 @@
 namespace SlimPool.Queues;
 
 /// <summary>
-/// A work-stealing <see cref="IWorkQueue"/>: per pool worker, a deque of the items queued on it and a batch of items it
-/// took from the shared queue; plus a shared <see cref="LockFreeWorkQueue"/> for items queued from outside the pool.
+/// A work-stealing <see cref="IWorkQueue"/>: per pool worker, a LIFO slot and a ring of the items queued on it, and a
+/// batch of items it took from the shared queue; plus a shared <see cref="LockFreeWorkQueue"/> for items queued from
+/// outside the pool. The shape of tokio's and Go's schedulers.
 /// </summary>
 /// <remarks>
-/// <para>An item queued on a worker thread of this queue's pool goes to that worker's own deque; a worker takes from
-/// its own deque first (newest first: the data it just touched is still in cache), then from its batch, then from the
-/// shared queue (taking up to <see cref="RefillBatch.Capacity"/> more into its batch), then steals from a sibling (the
-/// oldest entry of its deque, or of its batch). Items queued from other threads go to the shared queue.</para>
-/// <para><b>Nothing is buried.</b> Every <see cref="FairInterval"/> looks a worker takes the oldest item queued from
-/// outside first (its batch, then the shared queue), and half-way between those, the oldest item of its own deque. So
-/// items that keep queueing successors to the worker (self-requeuing chains) cannot hold back what waits in the
-/// batch, the shared queue (items from outside, a group's yielded turn, a Low item's ticket) or deep in the deque:
-/// the k-th oldest item in either place starts within k × <see cref="FairInterval"/> looks of the worker, sooner if
-/// a sibling steals it. Tokio checks its global queue every 61 ticks for the same reason.</para>
+/// <para>An item queued on a worker thread of this queue's pool goes to that worker's slot, and the slot's previous
+/// item to the back of its ring (<see cref="LocalRunQueue"/>, 256 entries; a full ring moves half of itself to the
+/// shared queue). A worker takes its slot first (the item it queued last, whose data is still in its cache), but
+/// after <see cref="WorkerQueues.SlotBudget"/> slot runs in a row the ring's oldest; then its batch; then the shared
+/// queue (taking up to <see cref="RefillBatch.Capacity"/> more into its batch); then it steals from a sibling: half of
+/// its ring in one step, or the oldest of its batch, or, after a grace, its slot. Items queued from other threads go to
+/// the shared queue.</para>
+/// <para><b>Nothing is buried.</b> The ring is first in, first out, and the slot cannot hold it back for more than
+/// <see cref="WorkerQueues.SlotBudget"/> looks. Every <see cref="FairInterval"/> looks a worker takes the oldest item
+/// queued from outside first (its batch, then the shared queue), so items that keep queueing successors cannot hold
+/// back what waits there (items from outside, a group's yielded turn, a Low item's ticket): the k-th oldest starts
+/// within k × <see cref="FairInterval"/> looks of the worker, sooner if a sibling steals it. Tokio checks its global
+/// queue every 61 ticks for the same reason.</para>
 /// <para><b>Order.</b> Items from the shared queue keep their order: a batch is taken oldest first, and a worker takes
 /// from the shared queue only once its batch is empty. With one worker, items queued from one thread outside the pool
-/// therefore start in the order queued. Items queued on workers have no order (the owner takes the newest).</para>
+/// therefore start in the order queued. Items one worker queues start in the order queued, except its last, which
+/// runs first (from the slot), and those a sibling steals.</para>
 /// </remarks>
 public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
 {
@@ -66,9 +71,8 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     {
         get
         {
-            // Workers first, then the shared queue: items only move from the shared queue into a batch (RefillFrom),
-            // so reading in this order can miss an item in transit but never counts one twice. (IsEmpty reads in
-            // the other order for the opposite reason: it must never miss one.)
+            // Approximate: an item moving between a worker and the shared queue (a refill, a full ring's overflow)
+            // may be counted in both places or in neither.
             long count = 0;
             foreach (WorkerQueues? local in _locals)
             {
@@ -84,12 +88,12 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     /// <inheritdoc />
     public void Enqueue(in QueuedWorkItem item) => EnqueueFenced(item);
 
-    // The shared queue's enqueue ends with a full fence (LockFreeWorkQueue); a push onto the worker's own deque
+    // The shared queue's enqueue ends with a full fence (LockFreeWorkQueue); a push onto the worker's own slot and ring
     // is plain stores, so that path leaves the fence to the caller.
     bool IFencedEnqueue.EnqueueFenced(in QueuedWorkItem item) => EnqueueFenced(item);
 
-    // The shared queue, even on a worker: behind what is queued there, where every worker and no deque's LIFO order
-    // reaches it first.
+    // The shared queue, even on a worker: behind what is queued there, where every worker reaches it and no slot runs
+    // ahead of it.
     bool IFencedEnqueue.EnqueueFencedShared(in QueuedWorkItem item) => ((IFencedEnqueue)_injection).EnqueueFenced(item);
 
     // A batch goes to the shared queue from any thread: its items keep their order, and idle siblings take them.
@@ -101,7 +105,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
         WorkerQueues? local = t_local;
         if (local is not null && local.Owner == this)
         {
-            local.Deque.Push(item);
+            local.Push(item, _injection);
             return false;
         }
 
@@ -119,10 +123,9 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
 
         if (local is not null)
         {
-            // The fair looks (see the remarks): the oldest item from outside, and half-way between, the oldest of
-            // the deque. Otherwise the deque's newest, then the batch.
-            int looks = ++local.Looks;
-            if (looks >= FairInterval)
+            // The fair look (see the remarks): the oldest item from outside. Otherwise the slot and the ring, then
+            // the batch.
+            if (++local.Looks >= FairInterval)
             {
                 local.Looks = 0;
                 if (local.Batch.TryTake(out item) || TryTakeShared(local, out item))
@@ -130,12 +133,8 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
                     return true;
                 }
             }
-            else if (looks == FairInterval / 2 && local.Deque.TrySteal(out item))
-            {
-                return true;
-            }
 
-            if (local.Deque.TryPop(out item) || local.Batch.TryTake(out item))
+            if (local.TryTakeOwn(out item) || local.Batch.TryTake(out item))
             {
                 return true;
             }
@@ -167,7 +166,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     /// <summary>
     /// On a worker of this queue: its next look steals from its siblings before it takes from the shared queue. A Low
     /// item's ticket that deferred itself to the shared queue, because other work waits, says so: otherwise the worker
-    /// would take the ticket straight back, again and again, and never reach the other work in a sibling's deque.
+    /// would take the ticket straight back, again and again, and never reach the other work in a sibling's slot or ring.
     /// </summary>
     internal void LookAtSiblingsFirst()
     {
@@ -226,8 +225,8 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
         }
 
         // The pool detaches only after seeing the queue empty, but never strand an entry: anything left
-        // moves to the shared queue before the deque becomes unreachable.
-        while (local.Batch.TryTake(out QueuedWorkItem item) || local.Deque.TryPop(out item))
+        // moves to the shared queue before the worker's queues become unreachable.
+        while (local.Batch.TryTake(out QueuedWorkItem item) || local.TryTakeOwn(out item))
         {
             _injection.Enqueue(item);
         }
@@ -273,25 +272,39 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
         private QueuedWorkItem _first;
     }
 
-    // Two passes: first a sibling's batch or a deque with at least two entries, then a lone deque entry, after giving
-    // its owner a moment to pop it itself (WorkStealingDeque.TryStealAfterOwnerGrace: stealing it would move a chain of
+    // Two passes over the siblings, from a random one: first half of a ring, or a batch's oldest; then a slot, after
+    // giving its owner a moment to take it itself (LifoSlot.TryStealAfterGrace: stealing it would move a chain of
     // items that each queue their successor to this core, and back, at every step). A batch's items came from outside
-    // and are stolen without a grace. The grace fails only when the lone entry was taken meanwhile, so the contract
-    // holds (a failure saw its entries taken by others); the owner may have pushed a successor since, which this call
+    // and are stolen without a grace. The grace fails only when the slot's entry was taken meanwhile, so the contract
+    // holds (a failure saw its entries taken by others); the owner may have queued a successor since, which this call
     // misses. The caller then sees the queue non-empty and looks again instead of parking (WorkerLoop,
     // IdleWait.WaitForWork), and an entry whose owner stays busy is stolen on a later look. One call waits at most one
-    // grace per sibling that holds a lone entry, and only while no sibling holds more.
+    // grace per sibling that holds a slot's entry, and only while no sibling holds more.
     private bool TrySteal(WorkerQueues? local, out QueuedWorkItem item)
     {
         WorkerQueues?[] locals = _locals;
         int count = locals.Length;
+        if (count == 0)
+        {
+            item = default;
+            return false;
+        }
 
-        // Start after our own index so thieves spread over their victims instead of all hitting worker 0.
-        int start = local is null ? 0 : local.WorkerIndex + 1;
+        int start = local is null ? 0 : local.NextVictimStart(count);
         for (int i = 0; i < count; i++)
         {
             WorkerQueues? victim = locals[(start + i) % count];
-            if (victim is not null && victim != local && (victim.Deque.TryStealIfMoreThanOne(out item) || victim.Batch.TryTake(out item)))
+            if (victim is null || victim == local)
+            {
+                continue;
+            }
+
+            if (local is null ? victim.Ring.TryStealOne(out item) : StealHalf(victim, local, out item))
+            {
+                return true;
+            }
+
+            if (victim.Batch.TryTake(out item))
             {
                 return true;
             }
@@ -300,7 +313,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
         for (int i = 0; i < count; i++)
         {
             WorkerQueues? victim = locals[(start + i) % count];
-            if (victim is not null && victim != local && victim.Deque.TryStealAfterOwnerGrace(out item))
+            if (victim is not null && victim != local && victim.Slot.TryStealAfterGrace(out item))
             {
                 return true;
             }
@@ -308,5 +321,21 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
 
         item = default;
         return false;
+    }
+
+    // Half of the victim's ring into the thief's: one item to run now, the rest at the back of the thief's ring. Those
+    // were in neither ring between the claim and the thief's release store of its tail, so, like a refill, a steal that
+    // moved any ends like a publish (OnRefilled: a full fence, then the wake check) for a sibling whose re-check fell
+    // in that window. (Modelled in SpinThenParkIdleWait.pml with -DWS: items that leave one place in one step and
+    // arrive in another item by item.)
+    private bool StealHalf(WorkerQueues victim, WorkerQueues thief, out QueuedWorkItem item)
+    {
+        int taken = victim.Ring.TryStealHalfInto(thief.Ring, out item);
+        if (taken > 1)
+        {
+            OnRefilled?.Invoke();
+        }
+
+        return taken > 0;
     }
 }

@@ -1,15 +1,21 @@
 namespace SlimPool.Queues;
 
 /// <summary>
-/// One worker's part of a <see cref="WorkStealingWorkQueue"/>: its deque of items queued on it (newest first for the
-/// owner) and its batch of items taken from the shared queue (oldest first for everyone).
+/// One worker's part of a <see cref="WorkStealingWorkQueue"/>: its LIFO slot (the item it queued last), its ring of
+/// the items it queued before (first in, first out), and its batch of items taken from the shared queue (oldest first).
 /// </summary>
 /// <param name="owner">The queue these belong to; a thread-static reference is used only by its owner queue.</param>
 /// <param name="workerIndex">The worker's index in the pool.</param>
 internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
 {
-    /// <summary>Items queued on this worker: the owner pops the newest, thieves steal the oldest.</summary>
-    public WorkStealingDeque Deque { get; } = new(owner, workerIndex);
+    /// <summary>How many times in a row the owner takes its slot while its ring holds entries (tokio's 3).</summary>
+    public const int SlotBudget = 3;
+
+    /// <summary>The item this worker queued last: the owner runs it next; thieves take it only after a grace.</summary>
+    public LifoSlot Slot { get; } = new();
+
+    /// <summary>The items this worker queued before its last: the owner takes the oldest, thieves steal half.</summary>
+    public LocalRunQueue Ring { get; } = new();
 
     /// <summary>Items this worker took from the shared queue in one batch, taken oldest first.</summary>
     public RefillBatch Batch { get; } = new();
@@ -24,7 +30,71 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
     /// <summary>Owner only: its next look steals before it takes from the shared queue (see <see cref="WorkStealingWorkQueue.LookAtSiblingsFirst"/>).</summary>
     public bool StealFirst;
 
-    public bool IsEmpty => Deque.IsEmpty && Batch.IsEmpty;
+    /// <summary>Owner only: its takes from the slot since it last looked at the ring.</summary>
+    private int _slotRuns;
 
-    public int Count => Deque.Count + Batch.Count;
+    /// <summary>Owner only: the state of the xorshift that picks the first sibling to steal from.</summary>
+    private uint _random = (uint)workerIndex * 2654435761u + 1;
+
+    public bool IsEmpty => Slot.IsEmpty && Ring.IsEmpty && Batch.IsEmpty;
+
+    public int Count => (Slot.IsEmpty ? 0 : 1) + Ring.Count + Batch.Count;
+
+    /// <summary>
+    /// Owner only: queues <paramref name="item"/> to run next; the slot's previous entry moves to the ring's back (and
+    /// with a full ring, half of it to <paramref name="overflow"/>).
+    /// </summary>
+    public void Push(in QueuedWorkItem item, LockFreeWorkQueue overflow)
+    {
+        if (Slot.TryTake(out QueuedWorkItem previous))
+        {
+            // In neither place until the push: a sibling's re-check may miss it, and the pool's publish then sees that
+            // sibling parked after its fence (the caller's), so the wake check covers it.
+            Ring.PushBack(previous, overflow);
+        }
+
+        Slot.Put(item);
+    }
+
+    /// <summary>
+    /// Owner only: the slot's entry, unless it ran <see cref="SlotBudget"/> times in a row while the ring held
+    /// entries; then the ring's oldest. A chain of items that queue their successor therefore runs on this core from
+    /// the slot, and every fourth look at most goes to the ring, which nothing buries. The slot's entry stays where
+    /// it is meanwhile (visible and stealable), rather than moving to the ring's back as in tokio: no item is ever
+    /// between two places on this path.
+    /// </summary>
+    public bool TryTakeOwn(out QueuedWorkItem item)
+    {
+        if (_slotRuns < SlotBudget && Slot.TryTake(out item))
+        {
+            _slotRuns++;
+            return true;
+        }
+
+        _slotRuns = 0;
+        if (Ring.TryPop(out item))
+        {
+            return true;
+        }
+
+        // The ring was empty (or thieves emptied it): the slot's entry then waits for nothing.
+        if (Slot.TryTake(out item))
+        {
+            _slotRuns = 1;
+            return true;
+        }
+
+        return false;
+    }
+
+    /// <summary>Owner only: the sibling to look at first when stealing (a different one each time).</summary>
+    public int NextVictimStart(int count)
+    {
+        uint x = _random;
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        _random = x;
+        return (int)(x % (uint)count);
+    }
 }

@@ -205,7 +205,7 @@ internal sealed class PriorityLanes
             {
                 // Behind the other work, and this worker goes for that work next, wherever it is: a worker that took
                 // the ticket straight back from the shared queue would spin on it for the whole delay while the other
-                // work waits in a busy sibling's deque.
+                // work waits in a busy sibling's slot or ring.
                 lanes._pool.PublishAccepted(this, preferLocal: false);
                 (lanes._queue as WorkStealingWorkQueue)?.LookAtSiblingsFirst();
                 ItemAccounting.MarkNotAUserItem();

@@ -69,7 +69,7 @@ public sealed class PriorityTests
 
     [Theory]
     [MemberData(nameof(Configurations))]
-    public void Queue_LowDeferredWhileANormalItemWaitsInABusyWorkersDeque_TheFreeWorkerTakesTheNormalItemFirst(WorkQueueKind queue, IdleWaitKind idleWait)
+    public void Queue_LowDeferredWhileANormalItemWaitsInABusyWorkersOwnQueue_TheFreeWorkerTakesTheNormalItemFirst(WorkQueueKind queue, IdleWaitKind idleWait)
     {
         using SlimThreadPool pool = Create(queue, idleWait, workers: 2, lowDelay: TimeSpan.FromSeconds(2));
         var order = new ConcurrentQueue<string>();

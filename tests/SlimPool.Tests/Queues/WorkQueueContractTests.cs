@@ -190,7 +190,7 @@ public sealed class WorkStealingWorkQueueTests : WorkQueueContractTests
     protected override IWorkQueue CreateQueue() => new WorkStealingWorkQueue();
 
     [Fact]
-    public void Enqueue_OnAttachedWorker_GoesToItsDequeAndPopsNewestFirst()
+    public void Enqueue_OnAttachedWorker_RunsTheLastQueuedFirstThenTheOthersInOrder()
     {
         var queue = new WorkStealingWorkQueue();
         var order = Bounded.Result(Task.Factory.StartNew(() =>
@@ -211,11 +211,11 @@ public sealed class WorkStealingWorkQueueTests : WorkQueueContractTests
             return ids;
         }, TaskCreationOptions.LongRunning), "the worker thread");
 
-        Assert.Equal([2, 1, 0], order);
+        Assert.Equal([2, 0, 1], order); // the last from the slot, then the ring, oldest first
     }
 
     [Fact]
-    public void TryDequeue_OnAnotherThread_StealsOldestFromAWorkersDeque()
+    public void TryDequeue_OnAnotherThread_StealsAWorkersRingOldestFirstThenItsSlot()
     {
         var queue = new WorkStealingWorkQueue();
         using var filled = new ManualResetEventSlim(false);
@@ -233,7 +233,7 @@ public sealed class WorkStealingWorkQueueTests : WorkQueueContractTests
             queue.DetachWorker(0);
         }, TaskCreationOptions.LongRunning);
 
-        Bounded.Wait(filled, "the worker to fill its deque");
+        Bounded.Wait(filled, "the worker to fill its slot and ring");
         Assert.False(queue.IsEmpty);
         Assert.Equal(3, queue.Count);
         var stolen = new List<int>();
@@ -248,7 +248,7 @@ public sealed class WorkStealingWorkQueueTests : WorkQueueContractTests
     }
 
     [Fact]
-    public void TryDequeue_WorkerTakesFromTheSharedQueue_MovesABatchToItsDequeWhereSiblingsCanSteal()
+    public void TryDequeue_WorkerTakesFromTheSharedQueue_MovesABatchWhereSiblingsCanSteal()
     {
         var queue = new WorkStealingWorkQueue();
         for (int i = 0; i < 40; i++)
@@ -271,7 +271,7 @@ public sealed class WorkStealingWorkQueueTests : WorkQueueContractTests
 
         Bounded.Wait(took, "the worker's first dequeue");
 
-        // The worker took item 0 and moved the next 15 into its deque: the count still sees all 39, and a
+        // The worker took item 0 and moved the next 15 into its batch: the count still sees all 39, and a
         // sibling gets the shared queue's rest (16–39, oldest first) and then steals the batch (1–15, oldest first).
         Assert.Equal(0, first);
         Assert.Equal(39, queue.Count);
