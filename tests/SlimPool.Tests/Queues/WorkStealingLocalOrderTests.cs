@@ -8,12 +8,12 @@ namespace SlimPool.Tests.Queues;
 public sealed class WorkStealingLocalOrderTests
 {
     [Fact]
-    public void TryDequeue_ChainInTheSlot_GivesTheRingEveryFourthLook()
+    public void TryDequeue_ChainInTheSlot_GivesTheRingATurnOnceTheSlotsBudgetIsSpent()
     {
         // Five items queued, then a chain whose every item queues its successor (into the emptied slot). Without the
         // slot's budget the chain would run to its end before the ring's first item.
         const int Ring = 5;
-        const int ChainLength = 40;
+        const int ChainLength = 100;
         List<string> order = OnWorker(queue =>
         {
             for (int i = 0; i < Ring; i++)
