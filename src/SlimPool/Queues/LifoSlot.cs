@@ -32,6 +32,10 @@ internal sealed class LifoSlot
     private PaddedLong _version;
     private long _ownerVersion; // owner only
 
+    /// <summary>Owner only: whether the slot holds the entry the owner put last, as far as the owner knows (a thief may
+    /// have taken it since).</summary>
+    public bool OwnerHolds => (_ownerVersion & 1) != 0;
+
     /// <summary>Whether the slot held no entry.</summary>
     public bool IsEmpty => (Volatile.Read(ref _version.Value) & 1) == 0;
 
@@ -74,8 +78,16 @@ internal sealed class LifoSlot
             return false;
         }
 
-        // One look at the end, not a poll: every read of the slot costs the owner a cache miss on its next take.
+        // One look at the end, not a poll: every read of the slot costs the owner a cache miss on its next take. A
+        // version that moved means the entry was taken (the contract allows failing then), and is seen with a read:
+        // a compare-and-swap, even one that fails, would take the line from an owner that runs a chain through it.
         Thread.SpinWait(GraceSpins);
+        if (Volatile.Read(ref _version.Value) != version)
+        {
+            item = default;
+            return false;
+        }
+
         return TrySteal(version, out item);
     }
 

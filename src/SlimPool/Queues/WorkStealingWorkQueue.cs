@@ -275,8 +275,9 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     // Two passes over the siblings, from a random one: first half of a ring, or a batch's oldest; then a slot, after
     // giving its owner a moment to take it itself (LifoSlot.TryStealAfterGrace: stealing it would move a chain of
     // items that each queue their successor to this core, and back, at every step). A batch's items came from outside
-    // and are stolen without a grace. The grace fails only when the slot's entry was taken meanwhile, so the contract
-    // holds (a failure saw its entries taken by others); the owner may have queued a successor since, which this call
+    // and are stolen without a grace. The grace fails when the slot's entry was taken meanwhile, or moved to the ring
+    // (or the shared queue) by the owner's next push, which is then waited for and looked at, so the contract holds (a
+    // failure saw its entries taken by others); the owner may have queued a successor since, which this call
     // misses. The caller then sees the queue non-empty and looks again instead of parking (WorkerLoop,
     // IdleWait.WaitForWork), and an entry whose owner stays busy is stolen on a later look. One call waits at most one
     // grace per sibling that holds a slot's entry, and only while no sibling holds more.
@@ -313,7 +314,22 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
         for (int i = 0; i < count; i++)
         {
             WorkerQueues? victim = locals[(start + i) % count];
-            if (victim is not null && victim != local && victim.Slot.TryStealAfterGrace(out item))
+            if (victim is null || victim == local)
+            {
+                continue;
+            }
+
+            if (victim.Slot.TryStealAfterGrace(out item))
+            {
+                return true;
+            }
+
+            // The slot's entry may not have been taken but moved: the owner queued another item during the grace,
+            // which pushes the slot's entry to its ring (or, with a full ring, to the shared queue). Failing now
+            // would fail while an entry this look saw remains (IWorkQueue's contract), so wait for such a move to
+            // end, then look where the entry went.
+            victim.WaitForSlotMove();
+            if ((local is null ? victim.Ring.TryStealOne(out item) : StealHalf(victim, local, out item)) || _injection.TryDequeue(out item))
             {
                 return true;
             }

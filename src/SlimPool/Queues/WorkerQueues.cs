@@ -1,3 +1,5 @@
+using SlimPool.Scheduling;
+
 namespace SlimPool.Queues;
 
 /// <summary>
@@ -37,6 +39,9 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
     /// <summary>Owner only: its takes from the slot since it last looked at the ring.</summary>
     private int _slotRuns;
 
+    /// <summary>1 while the owner moves the slot's entry to the ring (see <see cref="Push"/>); its own line, read by thieves.</summary>
+    private PaddedInt _slotMove;
+
     /// <summary>Owner only: the item running came from the ring past the slot's budget (see <see cref="Push"/>).</summary>
     private bool _slotBypassed;
 
@@ -61,6 +66,15 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
             return;
         }
 
+        // The slot's entry moves: announced before the slot's compare-and-swap (a full fence), so a thief that sees
+        // the version moved sees the announcement, and withdrawn with a release store after the entry's publication in
+        // the ring, so a thief that sees it withdrawn sees the entry there (WaitForSlotMove).
+        bool moving = Slot.OwnerHolds;
+        if (moving)
+        {
+            Volatile.Write(ref _slotMove.Value, 1);
+        }
+
         if (Slot.TryTake(out QueuedWorkItem previous))
         {
             // In neither place until the push: a sibling's re-check may miss it, and the pool's publish then sees that
@@ -69,6 +83,23 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
         }
 
         Slot.Put(item);
+        if (moving)
+        {
+            Volatile.Write(ref _slotMove.Value, 0);
+        }
+    }
+
+    /// <summary>
+    /// Any thread, after a steal of the slot failed: waits while the owner moves the slot's entry to the ring (a few
+    /// stores; see <see cref="Push"/>), so that the thief finds it there rather than nowhere.
+    /// </summary>
+    public void WaitForSlotMove()
+    {
+        SpinWait spinner = default;
+        while (Volatile.Read(ref _slotMove.Value) != 0)
+        {
+            spinner.SpinOnce(sleep1Threshold: -1);
+        }
     }
 
     /// <summary>
