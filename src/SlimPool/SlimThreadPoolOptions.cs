@@ -223,7 +223,8 @@ public sealed class SlimThreadPoolOptions
     /// How long a spare worker waits without work before it exits (it stays while a blocked worker still needs it
     /// covered). Positive; a fraction of a millisecond is rounded up. Default: 5 seconds.
     /// </summary>
-    /// <exception cref="ArgumentOutOfRangeException">The value is zero, negative or infinite.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The value is zero, negative, infinite, or longer than
+    /// <see cref="int.MaxValue"/> milliseconds (about 24.9 days).</exception>
     public TimeSpan SpareWorkerIdleTimeout
     {
         get => _spareWorkerIdleTimeout;
@@ -231,7 +232,7 @@ public sealed class SlimThreadPoolOptions
         {
             if (value <= TimeSpan.Zero || value == Timeout.InfiniteTimeSpan || value.TotalMilliseconds > int.MaxValue)
             {
-                throw new ArgumentOutOfRangeException(nameof(SpareWorkerIdleTimeout), value, $"{nameof(SpareWorkerIdleTimeout)} must be positive and finite.");
+                throw new ArgumentOutOfRangeException(nameof(SpareWorkerIdleTimeout), value, $"{nameof(SpareWorkerIdleTimeout)} must be positive and at most {s_longestTimeout} (int.MaxValue milliseconds).");
             }
 
             _spareWorkerIdleTimeout = value;
@@ -250,7 +251,8 @@ public sealed class SlimThreadPoolOptions
     /// with a fraction of a millisecond is rounded up to whole milliseconds. Default: 50 milliseconds (the built-in
     /// pool's gate thread looks every 500 ms).
     /// </summary>
-    /// <exception cref="ArgumentOutOfRangeException">The value is zero, or negative and not <see cref="Timeout.InfiniteTimeSpan"/>.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The value is zero, negative and not <see cref="Timeout.InfiniteTimeSpan"/>,
+    /// or longer than <see cref="int.MaxValue"/> milliseconds (about 24.9 days).</exception>
     public TimeSpan StarvationTimeout
     {
         get => _starvationTimeout;
@@ -258,7 +260,7 @@ public sealed class SlimThreadPoolOptions
         {
             if ((value <= TimeSpan.Zero && value != Timeout.InfiniteTimeSpan) || value.TotalMilliseconds > int.MaxValue)
             {
-                throw new ArgumentOutOfRangeException(nameof(StarvationTimeout), value, $"{nameof(StarvationTimeout)} must be positive, or Timeout.InfiniteTimeSpan to turn the guard off.");
+                throw new ArgumentOutOfRangeException(nameof(StarvationTimeout), value, $"{nameof(StarvationTimeout)} must be positive and at most {s_longestTimeout} (int.MaxValue milliseconds), or Timeout.InfiniteTimeSpan to turn the guard off.");
             }
 
             _starvationTimeout = value;
@@ -270,7 +272,8 @@ public sealed class SlimThreadPoolOptions
     /// (aging): it runs as soon as no other item waits, and after this delay it waits only for its turn in the queue.
     /// Positive. Default: 100 milliseconds.
     /// </summary>
-    /// <exception cref="ArgumentOutOfRangeException">The value is zero, negative or infinite.</exception>
+    /// <exception cref="ArgumentOutOfRangeException">The value is zero, negative, infinite, or longer than
+    /// <see cref="int.MaxValue"/> milliseconds (about 24.9 days).</exception>
     public TimeSpan LowPriorityMaxDelay
     {
         get => _lowPriorityMaxDelay;
@@ -284,6 +287,9 @@ public sealed class SlimThreadPoolOptions
             _lowPriorityMaxDelay = value;
         }
     }
+
+    // The longest finite timeout the pool can wait (its waits take whole milliseconds in an int): 24.20:31:23.647.
+    private static readonly TimeSpan s_longestTimeout = TimeSpan.FromMilliseconds(int.MaxValue);
 
     /// <summary>The thread ceiling in effect: <see cref="MaxWorkers"/>, or its default.</summary>
     internal int EffectiveMaxWorkers => _maxWorkers ?? MaxWorkerCount;

@@ -185,4 +185,24 @@ public sealed class BlockingTests
         Assert.Equal("function", Assert.Throws<ArgumentNullException>(() => pool.RunBlocking((Func<int>)null!)).ParamName);
         Assert.Equal("action", Assert.Throws<ArgumentNullException>(() => pool.RunBlocking((Action)null!)).ParamName);
     }
+
+    [Fact]
+    public void Options_TimeoutLongerThanTheLongestWait_ThrowsSayingTheLimit()
+    {
+        // 100 days is positive: the message must say what is wrong with it (the pool waits in whole int milliseconds).
+        var longest = TimeSpan.FromMilliseconds(int.MaxValue);
+        foreach (Action set in new Action[]
+        {
+            () => _ = new SlimThreadPoolOptions { StarvationTimeout = TimeSpan.FromDays(100) },
+            () => _ = new SlimThreadPoolOptions { SpareWorkerIdleTimeout = TimeSpan.FromDays(100) },
+        })
+        {
+            ArgumentOutOfRangeException thrown = Assert.Throws<ArgumentOutOfRangeException>(set);
+            Assert.Contains("at most " + longest, thrown.Message, StringComparison.Ordinal);
+            Assert.Contains("int.MaxValue milliseconds", thrown.Message, StringComparison.Ordinal);
+        }
+
+        Assert.Equal(longest, new SlimThreadPoolOptions { StarvationTimeout = longest }.StarvationTimeout);
+        Assert.Equal(longest, new SlimThreadPoolOptions { SpareWorkerIdleTimeout = longest }.SpareWorkerIdleTimeout);
+    }
 }
