@@ -167,21 +167,30 @@ public sealed class LockFreeWorkQueueTests : FifoWorkQueueContractTests
         {
         }
 
-        long before = GC.GetAllocatedBytesForCurrentThread();
-        for (int round = 0; round < 1_000; round++)
+        // Three measurements of a million items each; the least must be zero. An allocation per item (or per round)
+        // shows in every one; the runtime's own one-off allocations on this thread (a few hundred bytes, seen once
+        // in a Debug build under CI's load) show in one at most.
+        long least = long.MaxValue;
+        for (int attempt = 0; attempt < 3 && least != 0; attempt++)
         {
-            for (int i = 0; i < 1_000; i++)
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            for (int round = 0; round < 1_000; round++)
             {
-                queue.Enqueue(entry);
+                for (int i = 0; i < 1_000; i++)
+                {
+                    queue.Enqueue(entry);
+                }
+
+                for (int i = 0; i < 1_000; i++)
+                {
+                    queue.TryDequeue(out _);
+                }
             }
 
-            for (int i = 0; i < 1_000; i++)
-            {
-                queue.TryDequeue(out _);
-            }
+            least = Math.Min(least, GC.GetAllocatedBytesForCurrentThread() - before);
         }
 
-        Assert.Equal(0, GC.GetAllocatedBytesForCurrentThread() - before);
+        Assert.Equal(0, least);
     }
 }
 
