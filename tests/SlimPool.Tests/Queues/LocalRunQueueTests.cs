@@ -156,8 +156,7 @@ public sealed class LocalRunQueueTests
             Interlocked.Increment(ref ledger[IdOf(rest)]);
         }
 
-        int[] wrong = [.. Enumerable.Range(0, entries).Where(i => ledger[i] != 1)];
-        Assert.True(wrong.Length == 0, $"{wrong.Length} entries taken other than once, e.g. {string.Join(", ", wrong.Take(5).Select(i => $"#{i} x{ledger[i]}"))}");
+        TakenOnce.AssertEach(ledger);
     }
 
     internal static List<int> PopAll(LocalRunQueue ring)

@@ -106,8 +106,7 @@ public sealed class RefillBatchTests
             Interlocked.Increment(ref ledger[IdOf(rest)]);
         }
 
-        int[] wrong = [.. Enumerable.Range(0, Entries).Where(i => ledger[i] != 1)];
-        Assert.True(wrong.Length == 0, $"{wrong.Length} entries taken other than once, e.g. {string.Join(", ", wrong.Take(5).Select(i => $"#{i} x{ledger[i]}"))}");
+        TakenOnce.AssertEach(ledger);
     }
 
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
