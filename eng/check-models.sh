@@ -26,6 +26,10 @@
 #                             copying is rewritten), BROKEN_SLOT (the slot's version a full/empty flag: a stale entry)
 #   PriorityLanes.pml         the High lane's tickets against direct takes; broken: TWO_WORDS (items and tickets
 #                             counted in two words: an item waits with no ticket)
+#   PriorityLanesShutdown.pml an abandon against producers racing it, items with identities: PRODUCERS, LOW (the Low
+#                             lane); broken: TICKETS_ONLY (the looks take lane items through tickets alone: an item
+#                             accepted before the shutdown is left to a racer's late ticket), ENQUEUE_FIRST (High
+#                             items enqueued before they are counted)
 # Sizes: 2 workers with 2 producers x 1 item, or 1 producer x 3 items; a steal's grace (DECLINES, one failed
 # dequeue with items queued) multiplies the states about threefold, so it runs with 1 producer x 2 items, and the
 # 3-item WS runs leave it out (DECLINES=0). The guard's limit for items that compute for ever shows with 1 worker and 3
@@ -50,6 +54,7 @@ are=src/SlimPool/Scheduling/AutoResetEventIdleWait.pml
 guard=src/SlimPool/Scheduling/StarvationGuard.pml
 group=src/SlimPool/Groups/GroupTurns.pml
 lanes=src/SlimPool/Scheduling/PriorityLanes.pml
+laneshut=src/SlimPool/Scheduling/PriorityLanesShutdown.pml
 ring=src/SlimPool/Queues/LocalRunQueue.pml
 r1="-DTHIEVES=1 -DPUSHES=6 -DLOOKS=4 -DTAKES=2"
 r2="-DTHIEVES=2 -DPUSHES=4 -DLOOKS=2 -DTAKES=1"
@@ -81,6 +86,8 @@ runs=(
   "$group|$k -DBATCH -DBLOCKING -DDROPS=1|none" "$group|$k -DBATCH -DBROKEN|some" "$group|$k -DBATCH -DBROKEN_DROP|some"
   "$lanes|$a|none" "$lanes|$a -DTWO_WORDS|some" "$lanes|$b|none" "$lanes|$b -DTWO_WORDS|some"
   "$lanes|-DWORKERS=2 -DPRODUCERS=3 -DPUSHES=1|none"
+  "$laneshut||none" "$laneshut|-DTICKETS_ONLY|some" "$laneshut|-DENQUEUE_FIRST|some"
+  "$laneshut|-DLOW|none" "$laneshut|-DLOW -DTICKETS_ONLY|some"
   "$ring|$r1|none" "$ring|$r2|none" "$ring|$r1 -DBROKEN_ROOM|some" "$ring|$r1 -DBROKEN_SLOT|some" "$ring|$r2 -DBROKEN_SLOT|some"
 )
 if [ "${SLIMPOOL_THOROUGH:-0}" = 1 ]; then
@@ -89,6 +96,7 @@ if [ "${SLIMPOOL_THOROUGH:-0}" = 1 ]; then
   runs+=("$group|-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DBLOCKING -DABANDON -DDROPS=1|none")
   runs+=("$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON -DDROPS=1|none")
   runs+=("$ring|-DTHIEVES=2 -DPUSHES=6 -DLOOKS=2 -DTAKES=1|none") # an overflow beside two thieves: 5.5e7 states, 100 s
+  runs+=("$laneshut|-DPRODUCERS=4 -DLOW|none" "$laneshut|-DPRODUCERS=4|none") # 3.8e7 states, 100 s; 1.4e8 states, 400 s
 fi
 
 work=$(mktemp -d)

@@ -87,7 +87,7 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
             _guard = new StarvationGuard(_workerSet, _queue, SlimThreadPoolOptions.ToWholeMilliseconds(options.StarvationTimeout), _name);
         }
 
-        _shutdown = new ShutdownCoordinator(_queue, _runner, _workerSet, _idleWait, _guard, _gate, OnShutdownFinished, HandBackGroupItems);
+        _shutdown = new ShutdownCoordinator(_queue, _runner, _workerSet, _idleWait, _guard, _gate, OnShutdownFinished, HandBackGroupItems, () => _lanes);
         _idle = new IdleTracker(_queue, _workerSet, _shutdown);
         _loop = new WorkerLoop(this, options, _queue, _gate, _idleWait, _workerSet, _runner, _shutdown, _idle, _synchronizationContext);
         (_meter, _queueWait, _recordQueueWait) = CreateMetrics();

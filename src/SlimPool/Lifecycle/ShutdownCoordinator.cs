@@ -28,6 +28,7 @@ internal sealed class ShutdownCoordinator
     private readonly CapacityGate? _gate;
     private readonly Action _onFinished;
     private readonly Action<List<AbandonedWorkItem>> _handBackGroups;
+    private readonly Func<PriorityLanes?> _lanes;
     // The context of a thread that nothing flowed into: no AsyncLocal values (Thread.UnsafeStart flows none).
     private static readonly Lazy<ExecutionContext> s_cleanContext = new(static () =>
     {
@@ -55,11 +56,13 @@ internal sealed class ShutdownCoordinator
 
     /// <summary>
     /// The coordinator of one pool; <paramref name="onFinished"/> is called once, after the final result is set;
-    /// <paramref name="handBackGroups"/> hands back what the pool's groups hold queued, in an abandon.
+    /// <paramref name="handBackGroups"/> hands back what the pool's groups hold queued, in an abandon; <paramref name="lanes"/>
+    /// reads the pool's priority lanes (null until the first High or Low item).
     /// </summary>
-    public ShutdownCoordinator(IWorkQueue queue, WorkItemRunner runner, WorkerSet workers, IdleWait idleWait, StarvationGuard? guard, CapacityGate? gate, Action onFinished, Action<List<AbandonedWorkItem>> handBackGroups)
+    public ShutdownCoordinator(IWorkQueue queue, WorkItemRunner runner, WorkerSet workers, IdleWait idleWait, StarvationGuard? guard, CapacityGate? gate, Action onFinished, Action<List<AbandonedWorkItem>> handBackGroups, Func<PriorityLanes?> lanes)
     {
         _handBackGroups = handBackGroups;
+        _lanes = lanes;
         _queue = queue;
         _runner = runner;
         _workers = workers;
@@ -318,7 +321,7 @@ internal sealed class ShutdownCoordinator
             return;
         }
 
-        while (_queue.TryDequeue(out QueuedWorkItem item))
+        while (TryTakeLeftover(out QueuedWorkItem item))
         {
             HandBack(item, abandoned);
         }
@@ -352,11 +355,19 @@ internal sealed class ShutdownCoordinator
     // Runs whatever is queued on the calling thread (shutdown paths only).
     private void RunUntilEmpty(bool stopOnAbandon)
     {
-        while (!(stopOnAbandon && IsAbandoning) && _queue.TryDequeue(out QueuedWorkItem item))
+        while (!(stopOnAbandon && IsAbandoning) && TryTakeLeftover(out QueuedWorkItem item))
         {
             Run(item);
         }
     }
+
+    // The queue first, then what the priority lanes still hold. A lane's tickets run or hand back the lane's oldest item,
+    // not the one each was queued for: the tickets queued before the shutdown can take the item of a producer racing it
+    // (counted, its ticket not yet published), leaving in the lane an item accepted before the shutdown, which only that
+    // producer's late ticket would take, after the shutdown returned. So every look empties the lanes as well; the
+    // racing producer's ticket then finds nothing, or its own item if it enqueued after the look (PriorityLanes).
+    private bool TryTakeLeftover(out QueuedWorkItem item) =>
+        _queue.TryDequeue(out item) || (_lanes() is { } lanes && lanes.TryTakeLeftover(out item));
 
     // An item run here, off the worker loop, counted as the workers count theirs (ItemAccounting). It runs in the context
     // it flowed, or in a clean one, as on a worker, never in this caller's: the caller's AsyncLocal values are not the

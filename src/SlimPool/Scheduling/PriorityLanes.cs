@@ -23,10 +23,18 @@ namespace SlimPool.Scheduling;
 /// (high 32 bits: queued, or dequeued and not yet through their exchange), changed only by compare-and-swap of the whole
 /// word, so tickets &gt;= items always holds: an add raises both when tickets &lt;= items (else only the items: a ticket
 /// outstanding covers it), a direct take lowers the items, a ticket lowers the tickets and, if any is counted, the items.
-/// Hence while an item is counted, a ticket for it is queued or running. An item is enqueued in the lane before it is
-/// counted, so whoever claims a counted item finds it there (waiting, at worst, for an enqueue ahead of it to finish).
+/// Hence while an item is counted, a ticket for it is queued, running, or about to be published by its producer.
 /// Two separate counts are not enough: two adds that each read the other's ticket leave an item with none
 /// (PriorityLanes.pml, -DTWO_WORDS, which Spin rejects).</para>
+/// <para><b>The lane holds only counted items.</b> An add counts its item first and enqueues it after, so whoever claims
+/// a count dequeues the lane's oldest item, which may be one counted later than its claim (it waits, at worst, for the
+/// producer of the claimed count to finish its enqueue). Claims therefore take items, not particular items: a ticket
+/// runs the lane's oldest, not the one it was queued for. Two consequences the shutdown relies on: claiming every count
+/// empties the lane of every item whose add has begun its enqueue (<see cref="TryTakeLeftover"/>); and the tickets queued
+/// before a shutdown can take the item of a producer racing it (counted, its ticket not yet published), so the
+/// shutdown's looks take from the lanes directly as well as through the tickets, or an item accepted before the shutdown
+/// would be left for that producer to run after the shutdown returned (PriorityLanesShutdown.pml, -DTICKETS_ONLY;
+/// counting after the enqueue, -DENQUEUE_FIRST, lets a claim take an uncounted item and strand a counted one).</para>
 /// <para><b>Aging.</b> A low ticket that finds other work waiting queues itself again, at the back of the shared queue,
 /// until the oldest low item has waited <c>maxLowDelay</c>; then it runs that item. Other work waiting means the
 /// queue holds more entries than there are low items, or a high item waits: an estimate, which can only run a low item
@@ -72,7 +80,8 @@ internal sealed class PriorityLanes
             return true;
         }
 
-        _high.Enqueue(item); // before it is counted: whoever claims it then finds it
+        // Counted before it is enqueued, so the lane never holds an item no count stands for (see the remarks); a
+        // claimer of this count waits in DequeueClaimedHigh until the enqueue below is done.
         long state = Volatile.Read(ref _highState);
         while (true)
         {
@@ -81,6 +90,7 @@ internal sealed class PriorityLanes
             long seen = Interlocked.CompareExchange(ref _highState, next, state);
             if (seen == state)
             {
+                _high.Enqueue(item);
                 return ticket;
             }
 
@@ -130,7 +140,7 @@ internal sealed class PriorityLanes
         }
     }
 
-    // The claimed item is in the lane (counted only after its enqueue); an enqueue ahead of it may still be finishing.
+    // A claimed count has an item in the lane or one on its way: its producer counted it and is enqueuing it.
     private QueuedWorkItem DequeueClaimedHigh()
     {
         QueuedWorkItem item;
@@ -146,6 +156,12 @@ internal sealed class PriorityLanes
     private static int Items(long state) => (int)state;
 
     private static int Tickets(long state) => (int)(state >> 32);
+
+    /// <summary>
+    /// Takes any item left in a lane, High first, without its ticket: what the shutdown's looks do after they have taken
+    /// the queue's tickets (see the remarks). The tickets left behind find nothing when they run or are handed back.
+    /// </summary>
+    public bool TryTakeLeftover(out QueuedWorkItem item) => TryTakeHigh(out item) || TryTakeLow(out item);
 
     private bool TryTakeLow(out QueuedWorkItem item)
     {

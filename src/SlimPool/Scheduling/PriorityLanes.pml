@@ -1,5 +1,5 @@
 /*
- * Promela model of the High lane's tickets (PriorityLanes.cs): producers that put an item in the lane and then count it,
+ * Promela model of the High lane's tickets (PriorityLanes.cs): producers that count an item and then put it in the lane,
  * queueing a ticket only while no more tickets are outstanding than items wait; workers that take High items straight
  * from the lane before each look at the queue, run queued tickets (each takes one lane item if one is counted), and park
  * when they find neither. Checked by eng/check-models.sh with Spin.
@@ -14,10 +14,10 @@
  * raises the item count, then raises the ticket count if its read said so; two producers can each count on the other's
  * ticket and an item waits with none).
  *
- * What is the code, step by step: the producer's enqueue into the lane (before it is counted), its compare-and-swap of
- * the one word (items and tickets together), then its publish of the ticket; a direct take's compare-and-swap that
- * claims a counted item, then its dequeue from the lane, which waits for the claimed item (it is in the lane: counted
- * only after its enqueue); a ticket's dequeue from the queue, then its compare-and-swap (one ticket less, and one item
+ * What is the code, step by step: the producer's compare-and-swap of the one word (items and tickets together), its
+ * enqueue into the lane (after it is counted), then its publish of the ticket; a direct take's compare-and-swap that
+ * claims a counted item, then its dequeue from the lane, which waits for an item (the claimed count's producer may still
+ * be enqueuing it; items are anonymous here, their identities are PriorityLanesShutdown.pml's); a ticket's dequeue from the queue, then its compare-and-swap (one ticket less, and one item
  * claimed if any is counted), then the claimed item's dequeue. A worker parks after a failed direct look (the count
  * read 0) and then an empty queue, two separate reads. What is abstracted: the pool's idle wait wakes a worker for a
  * queued ticket (its own proof is the idle-wait models'): here a parked worker wakes when the queue holds a ticket.
@@ -34,14 +34,14 @@
 #define PUSHES 1             /* High items per producer */
 #endif
 
-byte lane = 0;      /* items in the lane (the LockFreeWorkQueue _high), counted or not */
+byte lane = 0;      /* items in the lane (the LockFreeWorkQueue _high), each counted before it was enqueued */
 byte high = 0;      /* the word's item count: items counted and not yet claimed */
 byte tickets = 0;   /* the word's ticket count: tickets queued, or dequeued and not yet through their exchange */
 byte queue = 0;     /* tickets in the pool's queue */
 byte done = 0;      /* producers finished */
 
 inline claim_item(got) {
-  /* The claimed item is in the lane (counted after its enqueue): the dequeue waits for it. */
+  /* The claimed count's item is in the lane or on its way (counted before its enqueue): the dequeue waits for it. */
   if
   :: got -> atomic { lane > 0 -> lane-- }
   :: else -> skip
@@ -56,7 +56,6 @@ proctype producer() {
 #endif
   do
   :: i < PUSHES ->
-     lane++;                                      /* _high.Enqueue(item) */
 #ifdef TWO_WORDS
      t = tickets;
      h = high;
@@ -77,6 +76,7 @@ proctype producer() {
        assert(tickets >= high)
      };
 #endif
+     lane++;                                      /* _high.Enqueue(item) */
      if
      :: ticket -> queue++; assert(queue <= PRODUCERS * PUSHES)   /* Publish(ticket) */
      :: else -> skip                              /* covered by a ticket outstanding; its slot is given back */
