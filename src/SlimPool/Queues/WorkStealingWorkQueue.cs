@@ -15,10 +15,14 @@ namespace SlimPool.Queues;
 /// the shared queue.</para>
 /// <para><b>Nothing is buried.</b> The ring is first in, first out, and the slot cannot hold it back for more than
 /// <see cref="WorkerQueues.SlotBudget"/> looks. Every <see cref="FairInterval"/> looks a worker takes the oldest item
-/// queued from outside first (its batch, then the shared queue), so items that keep queueing successors cannot hold
-/// back what waits there (items from outside, a group's yielded turn, a Low item's ticket): the k-th oldest starts
-/// within k × <see cref="FairInterval"/> looks of the worker, sooner if a sibling steals it. Tokio checks its global
-/// queue every 61 ticks for the same reason.</para>
+/// queued from outside first (its batch, then one sibling's batch, the next sibling each time, then the shared queue),
+/// so items that keep queueing successors cannot hold back what waits there (items from outside, a group's yielded
+/// turn, a Low item's ticket): the k-th oldest starts within k × <see cref="FairInterval"/> looks of the worker, sooner
+/// if a sibling steals it. Tokio checks its global queue every 61 ticks for the same reason. A sibling's batch is part
+/// of that look because its items left the shared queue before anything there now: a worker whose item blocks without
+/// saying so would otherwise hold its batch while a sibling that always finds work in the shared queue (a chain that
+/// queues its steps there) never steals; with the look, the item at place p of a blocked worker's batch starts within
+/// p × (workers - 1) × <see cref="FairInterval"/> looks of any sibling.</para>
 /// <para><b>Order.</b> Items from the shared queue keep their order: a batch is taken oldest first, and a worker takes
 /// from the shared queue only once its batch is empty. With one worker, items queued from one thread outside the pool
 /// therefore start in the order queued. Items one worker queues start in the order queued, except its last, which
@@ -128,7 +132,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
             if (++local.Looks >= FairInterval)
             {
                 local.Looks = 0;
-                if (local.Batch.TryTake(out item) || TryTakeShared(local, out item))
+                if (local.Batch.TryTake(out item) || TryTakeSiblingBatch(local, out item) || TryTakeShared(local, out item))
                 {
                     return true;
                 }
@@ -175,6 +179,25 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
         {
             local.StealFirst = true;
         }
+    }
+
+    // A fair look's second place: the oldest of one sibling's batch, the next sibling at each fair look, so each is
+    // visited every (workers - 1) fair looks. One read of a line the sibling writes when its batch is empty; a take
+    // like a thief's otherwise (RefillBatch.TryTake), the one item straight to this worker, so nothing is in transit.
+    private bool TryTakeSiblingBatch(WorkerQueues local, out QueuedWorkItem item)
+    {
+        WorkerQueues?[] locals = _locals;
+        for (int i = 0; i < locals.Length; i++)
+        {
+            WorkerQueues? victim = locals[local.NextFairVictim(locals.Length)];
+            if (victim is not null && victim != local)
+            {
+                return victim.Batch.TryTake(out item);
+            }
+        }
+
+        item = default;
+        return false;
     }
 
     // The shared queue's oldest item; a worker (whose batch is empty here) also takes a batch behind it.

@@ -48,6 +48,9 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
     /// <summary>Owner only: the state of the xorshift that picks the first sibling to steal from.</summary>
     private uint _random = (uint)workerIndex * 2654435761u + 1;
 
+    /// <summary>Owner only: the index its last fair look visited (see <see cref="NextFairVictim"/>).</summary>
+    private int _fairVictim;
+
     public bool IsEmpty => Slot.IsEmpty && Ring.IsEmpty && Batch.IsEmpty;
 
     public int Count => (Slot.IsEmpty ? 0 : 1) + Ring.Count + Batch.Count;
@@ -134,6 +137,15 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
         }
 
         return false;
+    }
+
+    /// <summary>Owner only: the index a fair look visits next, each in turn (a round, not a draw: the bound in
+    /// <see cref="WorkStealingWorkQueue"/>'s remarks is then certain).</summary>
+    public int NextFairVictim(int count)
+    {
+        int next = _fairVictim + 1;
+        _fairVictim = next < count ? next : 0;
+        return _fairVictim;
     }
 
     /// <summary>Owner only: the sibling to look at first when stealing (a different one each time).</summary>

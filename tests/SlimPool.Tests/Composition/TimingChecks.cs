@@ -50,13 +50,14 @@ internal static class TimingChecks
     /// <summary>
     /// Every accepted item starts within <see cref="StartTimeBound"/> of its acceptance; and an item queued to the pool from
     /// outside (not Low, whose aging is by time) starts before the workers have started more than
-    /// 61 × (the items queued from outside before it + 32) × (the workers seen) other steps: the k-th oldest item from
-    /// outside starts within k fair looks of a worker, whatever items queued from inside the pool do meanwhile.
+    /// 61 × (the items queued from outside before it + 32) × (the workers seen) other turns (<see cref="TurnStarts"/>):
+    /// the k-th oldest item from outside starts within k fair looks of a worker, whatever items queued from inside the pool
+    /// do meanwhile.
     /// </summary>
     public static IEnumerable<Violation> StartsWithinBound(ProgramRun run)
     {
         var findings = new Findings(Promise.StartBound);
-        long[] starts = [.. run.StepsRun.Where(s => !s.Step.ByTest).Select(s => s.Step.StartSeq).Order()];
+        long[] starts = TurnStarts(run);
         int workers = Math.Max(1, run.StepsRun.Where(s => run.IsWorker(s.Step.ThreadName)).Select(s => s.Step.ThreadId).Distinct().Count());
         long[] outsideAccepted = [.. run.Accepted.Where(i => i.Order >= 0).Select(i => i.CallEndSeq).Order()];
         foreach (ItemRecord item in run.Accepted.Where(i => i.Steps[0].PoolRuns > 0 && !i.Steps[0].ByTest && !run.Raced(i)))
@@ -79,12 +80,40 @@ internal static class TimingChecks
             long bound = (long)FairInterval * (ahead + 32) * workers;
             if (others > bound)
             {
-                findings.Add($"{item.Label}, queued from outside with {ahead} items queued before it, waited while {others} other steps started " +
+                findings.Add($"{item.Label}, queued from outside with {ahead} items queued before it, waited while {others} other turns started " +
                     $"(bound {bound} on {workers} worker(s)): buried behind items queued from inside the pool");
             }
         }
 
         return findings.ToViolations();
+    }
+
+    /// <summary>
+    /// When the turns started: the steps that started while no other step ran on their thread. A step that started inside
+    /// another on the same thread ran as part of it, not in a turn of its own: a full bounded <c>Queue</c> on a worker runs
+    /// the item inline (nested up to <c>SlimThreadPool.MaxInlineDepth</c> deep, so a chain in a full pool takes up to that
+    /// many more steps a turn), and a <c>Dispose</c> on a worker runs the leftovers inside the item that called it.
+    /// </summary>
+    private static long[] TurnStarts(ProgramRun run)
+    {
+        var turns = new List<long>();
+        foreach (var thread in run.StepsRun.Where(s => !s.Step.ByTest).Select(s => s.Step).GroupBy(s => s.ThreadId))
+        {
+            long outerEnd = long.MinValue; // the end of the outermost step running on this thread, in sequence order
+            foreach (StepRecord step in thread.OrderBy(s => s.StartSeq))
+            {
+                if (step.StartSeq < outerEnd)
+                {
+                    continue; // nested: part of the outer step's turn
+                }
+
+                turns.Add(step.StartSeq);
+                outerEnd = step.EndSeq == 0 ? long.MaxValue : step.EndSeq; // a step that never ended holds its thread
+            }
+        }
+
+        turns.Sort();
+        return [.. turns];
     }
 
     /// <summary>
