@@ -6,9 +6,19 @@ namespace SlimPool.Diagnostics;
 /// The <c>SlimPool</c> event source: what the pools' threads do, for <c>dotnet-trace collect --providers SlimPool</c>
 /// and PerfView. Every event names its pool. Off (no session listening), each site costs one field read.
 /// </summary>
-/// <remarks>Keywords: <see cref="Keywords.Workers"/> (worker start and stop, spares), <see cref="Keywords.Idle"/> (a worker
-/// entering and leaving its idle wait: verbose, one pair per idle period), <see cref="Keywords.Blocking"/> (blocking
-/// scopes, the starvation guard), <see cref="Keywords.Lifecycle"/> (shutdown).</remarks>
+/// <remarks>
+/// <para><b>What a session gets.</b> <c>dotnet-trace</c> opens a provider named without keywords or level with keywords
+/// 0 and level Informational, and EventPipe then passes only events that carry no keyword. So the events a user of the
+/// plain command needs (workers, spares, the starvation guard, blocking scopes, shutdown) carry none and are
+/// Informational: every session that enables the provider gets them. The idle waits (one pair per idle period, the
+/// only high-volume events) are Verbose and carry <see cref="Keywords.Idle"/>: <c>--providers SlimPool:0x2:5</c> adds
+/// them.</para>
+/// <para><b>How they are written.</b> Every event goes through a typed <c>WriteEvent</c> overload or
+/// <see cref="EventSource.WriteEventCore"/>: events written through <c>WriteEvent(int, params object[])</c> reach an
+/// <see cref="EventListener"/> but not an EventPipe session on this runtime. A <see cref="bool"/> is written as the
+/// four bytes the manifest gives it (win:Boolean). The <see cref="EventSource.EventData"/> blocks are stack-allocated
+/// and so zeroed (this assembly does not skip locals' initialisation), which leaves their reserved field 0.</para>
+/// </remarks>
 [EventSource(Name = "SlimPool")]
 internal sealed class SlimPoolEventSource : EventSource
 {
@@ -18,45 +28,94 @@ internal sealed class SlimPoolEventSource : EventSource
     {
     }
 
-    [Event(1, Level = EventLevel.Informational, Keywords = Keywords.Workers, Message = "{0}: worker {1} started (spare: {2})")]
-    public void WorkerStarted(string pool, int index, bool spare) => WriteEvent(1, pool, index, spare);
+    [Event(1, Level = EventLevel.Informational, Message = "{0}: worker {1} started (spare: {2})")]
+    public void WorkerStarted(string pool, int index, bool spare) => Write(1, pool, index, spare);
 
-    [Event(2, Level = EventLevel.Informational, Keywords = Keywords.Workers, Message = "{0}: worker {1} stopped (retired spare: {2})")]
-    public void WorkerStopped(string pool, int index, bool retired) => WriteEvent(2, pool, index, retired);
+    [Event(2, Level = EventLevel.Informational, Message = "{0}: worker {1} stopped (retired spare: {2})")]
+    public void WorkerStopped(string pool, int index, bool retired) => Write(2, pool, index, retired);
 
     [Event(3, Level = EventLevel.Verbose, Keywords = Keywords.Idle, Message = "{0}: worker {1} found no work and waits")]
     public void WorkerIdleWaitStart(string pool, int index) => WriteEvent(3, pool, index);
 
     [Event(4, Level = EventLevel.Verbose, Keywords = Keywords.Idle, Message = "{0}: worker {1} woke (by work: {2})")]
-    public void WorkerIdleWaitStop(string pool, int index, bool woken) => WriteEvent(4, pool, index, woken);
+    public void WorkerIdleWaitStop(string pool, int index, bool woken) => Write(4, pool, index, woken);
 
     /// <summary>The guard asks for a spare: whether items still completed, and what the workers' clocks said.</summary>
     /// <param name="pool">The pool's name.</param>
     /// <param name="itemsCompleted">Items completed in the period (the workers were blocked though some still finished).</param>
     /// <param name="blockedWorkers">Of those, the workers blocked by their CPU clocks; -1 without clocks.</param>
     /// <param name="sampledWorkers">Live workers whose clocks were read; -1 without clocks.</param>
-    [Event(5, Level = EventLevel.Informational, Keywords = Keywords.Blocking, Version = 2, Message = "{0}: the starvation guard asks for a spare worker (items completed: {1}; blocked workers: {2} of {3} sampled, -1 without per-thread clocks)")]
-    public void StarvationGuardFired(string pool, bool itemsCompleted, int blockedWorkers, int sampledWorkers) =>
-        WriteEvent(5, pool, itemsCompleted, blockedWorkers, sampledWorkers);
+    [Event(5, Level = EventLevel.Informational, Version = 2, Message = "{0}: the starvation guard asks for a spare worker (items completed: {1}; blocked workers: {2} of {3} sampled, -1 without per-thread clocks)")]
+    public unsafe void StarvationGuardFired(string pool, bool itemsCompleted, int blockedWorkers, int sampledWorkers)
+    {
+        int completed = itemsCompleted ? 1 : 0;
+        fixed (char* name = pool)
+        {
+            EventData* data = stackalloc EventData[4];
+            SetString(ref data[0], name, pool);
+            SetInt(ref data[1], &completed);
+            SetInt(ref data[2], &blockedWorkers);
+            SetInt(ref data[3], &sampledWorkers);
+            WriteEventCore(5, 4, data);
+        }
+    }
 
-    [Event(6, Level = EventLevel.Verbose, Keywords = Keywords.Blocking, Message = "{0}: a worker entered a blocking scope")]
+    [Event(6, Level = EventLevel.Informational, Message = "{0}: a worker entered a blocking scope")]
     public void BlockingScopeEnter(string pool) => WriteEvent(6, pool);
 
-    [Event(7, Level = EventLevel.Verbose, Keywords = Keywords.Blocking, Message = "{0}: a worker left a blocking scope")]
+    [Event(7, Level = EventLevel.Informational, Message = "{0}: a worker left a blocking scope")]
     public void BlockingScopeExit(string pool) => WriteEvent(7, pool);
 
-    [Event(8, Level = EventLevel.Informational, Keywords = Keywords.Lifecycle, Message = "{0}: shutdown requested ({1})")]
+    [Event(8, Level = EventLevel.Informational, Message = "{0}: shutdown requested ({1})")]
     public void ShutdownRequested(string pool, string mode) => WriteEvent(8, pool, mode);
 
-    [Event(9, Level = EventLevel.Informational, Keywords = Keywords.Lifecycle, Message = "{0}: shutdown finished ({1}, {2} items handed back)")]
-    public void ShutdownFinished(string pool, string mode, int abandoned) => WriteEvent(9, pool, mode, abandoned);
+    [Event(9, Level = EventLevel.Informational, Message = "{0}: shutdown finished ({1}, {2} items handed back)")]
+    public unsafe void ShutdownFinished(string pool, string mode, int abandoned)
+    {
+        fixed (char* name = pool)
+        fixed (char* modeName = mode)
+        {
+            EventData* data = stackalloc EventData[3];
+            SetString(ref data[0], name, pool);
+            SetString(ref data[1], modeName, mode);
+            SetInt(ref data[2], &abandoned);
+            WriteEventCore(9, 3, data);
+        }
+    }
 
-    /// <summary>The event groups a session can enable.</summary>
+    // The (pool, int, bool) events: WorkerStarted, WorkerStopped, WorkerIdleWaitStop.
+    [NonEvent]
+    private unsafe void Write(int eventId, string pool, int index, bool flag)
+    {
+        int value = flag ? 1 : 0;
+        fixed (char* name = pool)
+        {
+            EventData* data = stackalloc EventData[3];
+            SetString(ref data[0], name, pool);
+            SetInt(ref data[1], &index);
+            SetInt(ref data[2], &value);
+            WriteEventCore(eventId, 3, data);
+        }
+    }
+
+    private static unsafe void SetString(ref EventData data, char* chars, string value)
+    {
+        data.DataPointer = (nint)chars;
+        data.Size = (value.Length + 1) * sizeof(char); // with its terminating NUL, as the manifest's strings are read
+    }
+
+    private static unsafe void SetInt(ref EventData data, int* value)
+    {
+        data.DataPointer = (nint)value;
+        data.Size = sizeof(int);
+    }
+
+    /// <summary>
+    /// The keywords a session can name. The events users need carry none, so every session gets them (see the remarks);
+    /// <see cref="Idle"/> (0x2) adds the idle waits, at Verbose.
+    /// </summary>
     public static class Keywords
     {
-        public const EventKeywords Workers = (EventKeywords)1;
         public const EventKeywords Idle = (EventKeywords)2;
-        public const EventKeywords Blocking = (EventKeywords)4;
-        public const EventKeywords Lifecycle = (EventKeywords)8;
     }
 }

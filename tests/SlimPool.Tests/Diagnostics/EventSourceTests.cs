@@ -10,28 +10,7 @@ public sealed class EventSourceTests
     {
         string name = $"trace-{Guid.NewGuid():N}";
         using var listener = new PoolEventListener(name);
-        var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = 1, Name = name, StarvationTimeout = TimeSpan.FromMilliseconds(20) });
-        using var done = new CountdownEvent(3);
-
-        // An unhinted block long enough for the guard to add a spare for the items behind it; then a hinted scope.
-        pool.Queue(() =>
-        {
-            Thread.Sleep(300);
-            done.Signal();
-        });
-        pool.Queue(() =>
-        {
-            using (pool.EnterBlocking())
-            {
-                Thread.Sleep(1);
-            }
-
-            done.Signal();
-        });
-        pool.Queue(() => done.Signal());
-        Bounded.Wait(done, "the items");
-        Thread.Sleep(50); // a worker goes idle
-        Bounded.Run(pool.Dispose, "Dispose");
+        TracedPoolLife.Run(name);
 
         string[] events = [.. listener.Names];
         Assert.Contains("WorkerStarted", events);

@@ -1,4 +1,3 @@
-using System.Diagnostics;
 using System.Globalization;
 
 namespace SlimPool.Tests.Infrastructure;
@@ -25,34 +24,7 @@ internal static class ProbeProcess
             workers.ToString(CultureInfo.InvariantCulture),
             seconds.ToString(CultureInfo.InvariantCulture),
         ];
-        var start = new ProcessStartInfo(command[0])
-        {
-            RedirectStandardOutput = true,
-            RedirectStandardError = true,
-            UseShellExecute = false,
-        };
-        foreach (string argument in command.Skip(1))
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        foreach ((string key, string value) in environment ?? new Dictionary<string, string>())
-        {
-            start.Environment[key] = value;
-        }
-
-        using Process process = Process.Start(start)!;
-        Task<string> output = process.StandardOutput.ReadToEndAsync();
-        Task<string> error = process.StandardError.ReadToEndAsync();
-        if (!process.WaitForExit(Bounded.Timeout))
-        {
-            process.Kill(entireProcessTree: true);
-            Assert.Fail($"Timed out after {Bounded.Timeout.TotalSeconds} s waiting for the probe ({string.Join(' ', command)}).");
-        }
-
-        process.WaitForExit(); // the output's end
-        string text = Bounded.Result(output, "the probe's output");
-        Assert.True(process.ExitCode == 0, $"the probe exited with {process.ExitCode}: {text}{Bounded.Result(error, "the probe's errors")}");
+        string text = ChildProcess.Run(command, "the probe", environment);
         return text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
             .Select(line => line.Split('=', 2))
             .Where(pair => pair.Length == 2)
