@@ -19,7 +19,13 @@ namespace Microsoft.Extensions.DependencyInjection;
 /// the configuration, do not affect it.</para>
 /// <para>Every method returns the pool's <see cref="OptionsBuilder{TOptions}"/>, so the usual options methods
 /// chain: <c>.BindConfiguration("SlimPool")</c> binds a configuration section,
-/// <c>.Configure&lt;TDep&gt;(...)</c> uses other services, <c>.Validate(...)</c> and <c>.ValidateOnStart()</c> check.</para>
+/// <c>.Configure&lt;TDep&gt;(...)</c> uses other services, <c>.Validate(...)</c> adds checks.</para>
+/// <para>Validation: every registration asks for <c>ValidateOnStart</c>, so a generic host makes and checks each pool's
+/// options when it starts. A value the options reject, bound through one of the <see cref="IConfiguration"/> overloads,
+/// fails with an <see cref="OptionsValidationException"/> naming its configuration path and value; settings that
+/// contradict each other (<see cref="SlimThreadPoolOptions.MaxWorkers"/> below
+/// <see cref="SlimThreadPoolOptions.WorkerCount"/>) fail with one naming the pool. Without a host, the same checks run
+/// when the pool is first resolved.</para>
 /// <para>Disposal: the container owns the pools; disposing it (or the host) disposes each pool it created, which
 /// drains it: every accepted item runs, then the workers exit. Under a generic host, a hosted service also
 /// shuts down every pool the container created when the host stops, with
@@ -70,7 +76,7 @@ public static class SlimThreadPoolServiceCollectionExtensions
     {
         ArgumentNullException.ThrowIfNull(services);
         ArgumentNullException.ThrowIfNull(configuration);
-        return services.AddSlimThreadPool().Bind(configuration);
+        return BindReportingPaths(services.AddSlimThreadPool(), configuration);
     }
 
     /// <summary>
@@ -125,20 +131,64 @@ public static class SlimThreadPoolServiceCollectionExtensions
         ArgumentNullException.ThrowIfNull(services);
         ArgumentException.ThrowIfNullOrWhiteSpace(name);
         ArgumentNullException.ThrowIfNull(configuration);
-        return services.AddSlimThreadPool(name).Bind(configuration);
+        return BindReportingPaths(services.AddSlimThreadPool(name), configuration);
     }
 
     private const string BinderMessage = "Binding options from configuration uses reflection on SlimThreadPoolOptions; use the overload with a configure delegate when trimming or compiling ahead of time.";
 
+    // What OptionsBuilder.Bind registers (the binding, and a change token for reloads), with one difference: a value the
+    // options reject (a setter's ArgumentException, which the binder wraps in a TargetInvocationException) fails with
+    // an OptionsValidationException that names its configuration path and value, at host start (ValidateOnStart).
+    [RequiresDynamicCode(BinderMessage)]
+    [RequiresUnreferencedCode(BinderMessage)]
+    private static OptionsBuilder<SlimThreadPoolOptions> BindReportingPaths(OptionsBuilder<SlimThreadPoolOptions> builder, IConfiguration configuration)
+    {
+        builder.Services.AddSingleton<IOptionsChangeTokenSource<SlimThreadPoolOptions>>(new ConfigurationChangeTokenSource<SlimThreadPoolOptions>(builder.Name, configuration));
+        string optionsName = builder.Name;
+        return builder.Configure(options =>
+        {
+            try
+            {
+                configuration.Bind(options);
+            }
+            catch (Exception exception) when (RejectedValue(exception) is { ParamName: { } option } rejected)
+            {
+                string path = configuration is IConfigurationSection section ? ConfigurationPath.Combine(section.Path, option) : option;
+                throw new OptionsValidationException(
+                    optionsName,
+                    typeof(SlimThreadPoolOptions),
+                    [$"{SlimThreadPoolOptionsValidator.Describe(optionsName)}: {path} ('{configuration[option]}') is not valid: {rejected.Message}"]);
+            }
+        });
+    }
+
+    private static ArgumentException? RejectedValue(Exception? exception)
+    {
+        for (; exception is not null; exception = exception.InnerException)
+        {
+            if (exception is ArgumentException argument)
+            {
+                return argument;
+            }
+        }
+
+        return null;
+    }
+
     private static void AddShared(IServiceCollection services)
     {
         services.AddOptions();
+        services.TryAddEnumerable(ServiceDescriptor.Singleton<IValidateOptions<SlimThreadPoolOptions>, SlimThreadPoolOptionsValidator>());
         services.TryAddSingleton<SlimThreadPoolTracker>();
         services.TryAddEnumerable(ServiceDescriptor.Singleton<IHostedService, SlimThreadPoolHostedService>());
     }
 
-    private static OptionsBuilder<SlimThreadPoolOptions> Configure(OptionsBuilder<SlimThreadPoolOptions> builder, Action<SlimThreadPoolOptions>? configure) =>
-        configure is null ? builder : builder.Configure(configure);
+    // Every registration is checked when the host starts: its options are made (bound, configured) and validated then.
+    private static OptionsBuilder<SlimThreadPoolOptions> Configure(OptionsBuilder<SlimThreadPoolOptions> builder, Action<SlimThreadPoolOptions>? configure)
+    {
+        builder.ValidateOnStart();
+        return configure is null ? builder : builder.Configure(configure);
+    }
 
     private static SlimThreadPool CreatePool(IServiceProvider provider, string optionsName)
     {

@@ -257,7 +257,7 @@ public sealed class AddSlimThreadPoolTests
     }
 
     [Fact]
-    public void GetRequiredService_MaxWorkersBelowWorkerCountInConfiguration_ThrowsNamingTheOption()
+    public void GetRequiredService_MaxWorkersBelowWorkerCountInConfiguration_ThrowsAValidationFailureNamingBothOptions()
     {
         IConfiguration configuration = Configuration(new()
         {
@@ -268,8 +268,9 @@ public sealed class AddSlimThreadPoolTests
         services.AddSlimThreadPool(configuration.GetSection("SlimPool"));
         using ServiceProvider provider = services.BuildServiceProvider();
 
-        var exception = Assert.Throws<ArgumentOutOfRangeException>(() => provider.GetRequiredService<SlimThreadPool>());
-        Assert.Equal(nameof(SlimThreadPoolOptions.MaxWorkers), exception.ParamName);
+        // Without a host nothing validates at start: the options' validator fails when the pool is first resolved.
+        var exception = Assert.Throws<OptionsValidationException>(() => provider.GetRequiredService<SlimThreadPool>());
+        Assert.Contains("MaxWorkers (2) must be at least WorkerCount (4)", exception.Message, StringComparison.Ordinal);
     }
 
     [Fact]
