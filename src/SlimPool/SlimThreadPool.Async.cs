@@ -36,12 +36,7 @@ public sealed partial class SlimThreadPool
     /// <returns>A task for the work: faulted with its exception, or cancelled by an <see cref="OperationCanceledException"/>.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="action"/> is <see langword="null"/>.</exception>
     /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
-    public Task Run(Action action, CancellationToken cancellationToken = default)
-    {
-        ArgumentNullException.ThrowIfNull(action);
-        ThrowIfShutDown();
-        return _taskScheduler.StartNewRefusingLoudly(static a => ((Action)a!)(), action, cancellationToken);
-    }
+    public Task Run(Action action, CancellationToken cancellationToken = default) => _taskScheduler.Run(action, cancellationToken);
 
     /// <summary>Runs <paramref name="function"/> on the pool and returns its result.</summary>
     /// <typeparam name="T">The result type.</typeparam>
@@ -51,12 +46,7 @@ public sealed partial class SlimThreadPool
     /// <returns>A task for the result: faulted with the function's exception, or cancelled.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="function"/> is <see langword="null"/>.</exception>
     /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
-    public Task<T> Run<T>(Func<T> function, CancellationToken cancellationToken = default)
-    {
-        ArgumentNullException.ThrowIfNull(function);
-        ThrowIfShutDown();
-        return _taskScheduler.StartNewRefusingLoudly(static f => ((Func<T>)f!)(), function, cancellationToken);
-    }
+    public Task<T> Run<T>(Func<T> function, CancellationToken cancellationToken = default) => _taskScheduler.Run(function, cancellationToken);
 
     /// <summary>
     /// Runs an async flow on the pool: the flow starts on a worker, and every continuation after an
@@ -68,12 +58,7 @@ public sealed partial class SlimThreadPool
     /// <returns>A task that completes with the flow: faulted with its exception, or cancelled.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="function"/> is <see langword="null"/>.</exception>
     /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
-    public Task Run(Func<Task> function, CancellationToken cancellationToken = default)
-    {
-        ArgumentNullException.ThrowIfNull(function);
-        ThrowIfShutDown();
-        return _taskScheduler.StartNewRefusingLoudly(static f => ((Func<Task>)f!)(), function, cancellationToken).Unwrap();
-    }
+    public Task Run(Func<Task> function, CancellationToken cancellationToken = default) => _taskScheduler.Run(function, cancellationToken);
 
     /// <summary>Runs an async flow with a result on the pool; continuations stay on the pool.</summary>
     /// <typeparam name="T">The result type.</typeparam>
@@ -83,12 +68,7 @@ public sealed partial class SlimThreadPool
     /// <returns>A task that completes with the flow's result: faulted with its exception, or cancelled.</returns>
     /// <exception cref="ArgumentNullException"><paramref name="function"/> is <see langword="null"/>.</exception>
     /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
-    public Task<T> Run<T>(Func<Task<T>> function, CancellationToken cancellationToken = default)
-    {
-        ArgumentNullException.ThrowIfNull(function);
-        ThrowIfShutDown();
-        return _taskScheduler.StartNewRefusingLoudly(static f => ((Func<Task<T>>)f!)(), function, cancellationToken).Unwrap();
-    }
+    public Task<T> Run<T>(Func<Task<T>> function, CancellationToken cancellationToken = default) => _taskScheduler.Run(function, cancellationToken);
 
     /// <summary>
     /// An awaitable that moves the rest of an async method onto this pool: <c>await pool.SwitchTo();</c>.
@@ -97,12 +77,4 @@ public sealed partial class SlimThreadPool
     /// <param name="alwaysYield">Queue the continuation even when already on the pool (lets other items run).</param>
     /// <returns>The awaitable; awaiting it on a disposed pool throws <see cref="ObjectDisposedException"/>.</returns>
     public SwitchToAwaitable SwitchTo(bool alwaysYield = false) => new(this, alwaysYield);
-
-    private void ThrowIfShutDown()
-    {
-        if (IsShutDown)
-        {
-            ThrowDisposed();
-        }
-    }
 }

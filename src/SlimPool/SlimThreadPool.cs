@@ -143,6 +143,10 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
 
     bool ISchedulingTarget.TryEnqueue(object callback, object? state) => TryEnqueue(callback, state);
 
+    bool ISchedulingTarget.IsShutDown => IsShutDown;
+
+    ObjectDisposedException ISchedulingTarget.NewDisposedException() => NewDisposedException();
+
     /// <summary>Whether the pool has stopped accepting work.</summary>
     internal bool IsShutDown => _shutdown.IsShutDown;
 

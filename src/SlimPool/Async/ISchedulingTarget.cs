@@ -23,4 +23,10 @@ internal interface ISchedulingTarget
     /// chain must not wait on the queue it feeds); false once the target no longer accepts work.
     /// </summary>
     bool TryEnqueue(object callback, object? state);
+
+    /// <summary>Whether the target no longer accepts new work (it, or for a group its pool, began shutting down).</summary>
+    bool IsShutDown { get; }
+
+    /// <summary>The exception new work gets once <see cref="IsShutDown"/>: it names the pool or the group.</summary>
+    ObjectDisposedException NewDisposedException();
 }

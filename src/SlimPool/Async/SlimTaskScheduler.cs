@@ -18,6 +18,38 @@ internal sealed class SlimTaskScheduler : TaskScheduler
         _execute = task => TryExecuteTask((Task)task!);
     }
 
+    /// <summary>The <c>Run(Action)</c> of a pool and of a group: see <see cref="SlimThreadPool.Run(Action, CancellationToken)"/>.</summary>
+    public Task Run(Action action, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(action);
+        ThrowIfShutDown();
+        return StartNewRefusingLoudly(static a => ((Action)a!)(), action, cancellationToken);
+    }
+
+    /// <summary>The <c>Run(Func&lt;T&gt;)</c> of a pool and of a group.</summary>
+    public Task<T> Run<T>(Func<T> function, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(function);
+        ThrowIfShutDown();
+        return StartNewRefusingLoudly(static f => ((Func<T>)f!)(), function, cancellationToken);
+    }
+
+    /// <summary>The <c>Run(Func&lt;Task&gt;)</c> of a pool and of a group: the flow's continuations come back here.</summary>
+    public Task Run(Func<Task> function, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(function);
+        ThrowIfShutDown();
+        return StartNewRefusingLoudly(static f => ((Func<Task>)f!)(), function, cancellationToken).Unwrap();
+    }
+
+    /// <summary>The <c>Run(Func&lt;Task&lt;T&gt;&gt;)</c> of a pool and of a group.</summary>
+    public Task<T> Run<T>(Func<Task<T>> function, CancellationToken cancellationToken)
+    {
+        ArgumentNullException.ThrowIfNull(function);
+        ThrowIfShutDown();
+        return StartNewRefusingLoudly(static f => ((Func<Task<T>>)f!)(), function, cancellationToken).Unwrap();
+    }
+
     /// <summary>
     /// Starts a new task on this scheduler for a Run call: a refusal throws (a <see cref="TaskSchedulerException"/> around an
     /// <see cref="ObjectDisposedException"/>) instead of sending the task to the built-in pool.
@@ -50,6 +82,15 @@ internal sealed class SlimTaskScheduler : TaskScheduler
     }
 
     public override int MaximumConcurrencyLevel => _target.MaximumConcurrencyLevel;
+
+    // A Run on a target that already shut down throws its own ObjectDisposedException, before any task is made.
+    private void ThrowIfShutDown()
+    {
+        if (_target.IsShutDown)
+        {
+            throw _target.NewDisposedException();
+        }
+    }
 
     protected override void QueueTask(Task task)
     {

@@ -1,36 +1,40 @@
 using System.Runtime.CompilerServices;
+using SlimPool.Async;
 
 namespace SlimPool;
 
-/// <summary>The awaiter of <see cref="SwitchToAwaitable"/>: queues the continuation to the pool.</summary>
+/// <summary>The awaiter of <see cref="SwitchToAwaitable"/>: queues the continuation to the pool or the group.</summary>
 public readonly struct SwitchToAwaiter : ICriticalNotifyCompletion
 {
     private static readonly Action<object?> s_runContinuation = static state => ((Action)state!)();
     private static readonly ContextCallback s_runInContext = static state => ((Action)state!)();
 
-    private readonly SlimThreadPool _pool;
+    private readonly ISchedulingTarget _target;
     private readonly bool _alwaysYield;
 
-    internal SwitchToAwaiter(SlimThreadPool pool, bool alwaysYield)
+    internal SwitchToAwaiter(ISchedulingTarget target, bool alwaysYield)
     {
-        _pool = pool;
+        _target = target;
         _alwaysYield = alwaysYield;
     }
 
-    /// <summary>True when already on one of the pool's workers (and not asked to yield), or when the pool is disposed.</summary>
-    public bool IsCompleted => _pool.IsShutDown || (!_alwaysYield && _pool.IsOwnWorker);
+    /// <summary>
+    /// True when already running as the target's item (on one of the pool's workers; inside one of the group's items) and
+    /// not asked to yield, or when the target no longer accepts work.
+    /// </summary>
+    public bool IsCompleted => _target.IsShutDown || (!_alwaysYield && _target.IsRunningItemsOnCurrentThread);
 
     /// <summary>Ends the await.</summary>
-    /// <exception cref="ObjectDisposedException">The pool was disposed before the switch.</exception>
+    /// <exception cref="ObjectDisposedException">The pool or group shut down before the switch.</exception>
     public void GetResult()
     {
-        if (_pool.IsShutDown && !_pool.IsOwnWorker)
+        if (_target.IsShutDown && !_target.IsRunningItemsOnCurrentThread)
         {
-            throw new ObjectDisposedException(nameof(SlimThreadPool), "The pool has been disposed; cannot switch to it.");
+            throw _target.NewDisposedException();
         }
     }
 
-    /// <summary>Queues <paramref name="continuation"/> to the pool, flowing the current ExecutionContext.</summary>
+    /// <summary>Queues <paramref name="continuation"/> to the pool or group, flowing the current ExecutionContext.</summary>
     /// <param name="continuation">The rest of the async method.</param>
     public void OnCompleted(Action continuation)
     {
@@ -39,12 +43,12 @@ public readonly struct SwitchToAwaiter : ICriticalNotifyCompletion
         UnsafeOnCompleted(context is null ? continuation : () => ExecutionContext.Run(context, s_runInContext, continuation));
     }
 
-    /// <summary>Queues <paramref name="continuation"/> to the pool (the async method builder flows the context itself).</summary>
+    /// <summary>Queues <paramref name="continuation"/> to the pool or group (the async method builder flows the context itself).</summary>
     /// <param name="continuation">The rest of the async method.</param>
     public void UnsafeOnCompleted(Action continuation)
     {
         ArgumentNullException.ThrowIfNull(continuation);
-        if (!_pool.TryEnqueue(continuation, null))
+        if (!_target.TryEnqueue(continuation, null))
         {
             // Disposed between IsCompleted and here: never drop the continuation; GetResult then throws.
             ThreadPool.UnsafeQueueUserWorkItem(s_runContinuation, continuation, preferLocal: false);

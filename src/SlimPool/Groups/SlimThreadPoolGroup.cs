@@ -106,6 +106,13 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
     // wrapped, and accepted through a drain of the group or of the pool.
     bool ISchedulingTarget.TryEnqueue(object callback, object? state) => _turns.TryAcceptContinuation(callback, state);
 
+    bool ISchedulingTarget.IsShutDown => _pool.IsShutDown || _turns.IsClosed;
+
+    ObjectDisposedException ISchedulingTarget.NewDisposedException() => NewShutDownException();
+
+    /// <summary>This group's scheduler, typed: the <see cref="Run(Action, CancellationToken)"/> shapes start their tasks on it.</summary>
+    private SlimTaskScheduler Scheduler => _taskScheduler ?? MakeTaskScheduler();
+
     /// <summary>The pool's abandon: the group's queued items come back (see <see cref="GroupTurns.HandBackQueued"/>).</summary>
     internal void HandBackQueued(List<AbandonedWorkItem> abandoned) => _turns.HandBackQueued(abandoned);
 
@@ -127,7 +134,7 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
         return _synchronizationContext!;
     }
 
-    private TaskScheduler MakeTaskScheduler()
+    private SlimTaskScheduler MakeTaskScheduler()
     {
         Interlocked.CompareExchange(ref _taskScheduler, new SlimTaskScheduler(this), null);
         return _taskScheduler!;
@@ -148,6 +155,8 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
         }
     }
 
-    private void ThrowShutDown() =>
-        throw new ObjectDisposedException(nameof(SlimThreadPoolGroup), $"The group '{Name}' (or its pool) has been shut down and no longer accepts work.");
+    private void ThrowShutDown() => throw NewShutDownException();
+
+    private ObjectDisposedException NewShutDownException() =>
+        new(nameof(SlimThreadPoolGroup), $"The group '{Name}' (or its pool) has been shut down and no longer accepts work.");
 }

@@ -15,9 +15,6 @@ internal sealed class ItemRecord : IWorkItem
     /// <summary>The callback of a chain's later steps, queued with <c>Queue&lt;TState&gt;(..., preferLocal: true)</c>.</summary>
     public static readonly Action<ItemRecord> RunChainStep = static record => record.RunSync();
 
-    /// <summary>Starts an async item on a group's scheduler: the task's AsyncState is the record.</summary>
-    public static readonly Func<object?, Task> StartAsync = static state => ((ItemRecord)state!).RunAsync();
-
     [ThreadStatic]
     private static bool t_byTest;
 

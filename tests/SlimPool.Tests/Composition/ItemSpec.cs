@@ -28,10 +28,8 @@ internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Prior
         string target = Group < 0 ? "pool" : $"g{Group}";
         string call = Kind switch
         {
-            ItemKind.Async when Group < 0 =>
-                $"pool.Run(() => AsyncSteps(Item(\"{label}\"), awaits: {Amount}));",
             ItemKind.Async =>
-                $"Task.Factory.StartNew(s => AsyncSteps((Item)s!, awaits: {Amount}), Item(\"{label}\"), default, TaskCreationOptions.DenyChildAttach, {target}.TaskScheduler).Unwrap();",
+                $"{target}.Run(() => AsyncSteps(Item(\"{label}\"), awaits: {Amount}));",
             _ => PlainCall(target, label),
         };
 

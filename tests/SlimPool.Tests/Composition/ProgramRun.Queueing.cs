@@ -1,5 +1,3 @@
-using SlimPool.Async;
-
 namespace SlimPool.Tests.Composition;
 
 /// <summary>Queueing a program's items through the public API, each overload as the item's spec says.</summary>
@@ -137,17 +135,14 @@ internal sealed partial class ProgramRun
         record.State = accepted ? AcceptState.Accepted : AcceptState.Refused;
     }
 
-    // A group's task starts as Task.Factory.StartNew on the group's TaskScheduler would (the line ToCSharp prints), but
-    // through the scheduler's Run path, so that a refusal throws here instead of sending the task to the built-in pool
-    // (which the scheduler must do for a refused continuation, since it cannot tell the two apart).
+    // An async item starts through Run, the pool's or its group's: a refusal throws here (the scheduler must send a
+    // refused continuation to the built-in pool instead, since it cannot tell the two apart).
     private bool Submit(ItemRecord record)
     {
         ItemSpec spec = record.Spec;
         if (spec.Kind == ItemKind.Async)
         {
-            _ = spec.Group < 0
-                ? Pool.Run(record.RunAsync)
-                : ((SlimTaskScheduler)Groups[spec.Group].TaskScheduler).StartNewRefusingLoudly(ItemRecord.StartAsync, record, CancellationToken.None).Unwrap();
+            _ = spec.Group < 0 ? Pool.Run(record.RunAsync) : Groups[spec.Group].Run(record.RunAsync);
             return true;
         }
 
