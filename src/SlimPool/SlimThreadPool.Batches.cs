@@ -198,6 +198,13 @@ public sealed partial class SlimThreadPool
         return gate.AcquireBlocking(count);
     }
 
+    /// <summary>
+    /// Waits for one capacity slot without blocking a thread (a group's <c>QueueAsync</c>): true once taken (at once on an
+    /// unbounded pool), false when the pool shut down meanwhile.
+    /// </summary>
+    internal ValueTask<bool> ReserveSlotAsync(CancellationToken cancellationToken) =>
+        _gate is { } gate ? gate.AcquireAsync(cancellationToken) : new(!IsShutDown);
+
     /// <summary>Gives back slots taken by <see cref="TryReserveSlots"/>.</summary>
     internal void ReleaseSlots(int count) => _gate?.Release(count);
 

@@ -60,6 +60,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     private readonly SlimThreadPoolGroup _group; // whose SynchronizationContext every item of the group runs under
     private LockFreeWorkQueue? _queue;           // null while the group holds no item (see the remarks)
     private TaskCompletionSource? _drained;      // set by Close, or by the first look that finds the closed group drained
+    private IdleWaiters? _idleWaiters;           // made by the first WaitForIdleAsync; read after every finished count's change
     private readonly long _maxTurnTicks;         // Stopwatch ticks; 0 when turns have no time limit
     private readonly int _maxConcurrency;
     private readonly int _maxItemsPerTurn;
@@ -152,13 +153,15 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     /// makes the caller wait for room; on one of the pool's workers it goes over the bound instead, as the pool's
     /// continuations do (a worker must not wait on its own pool, and running it inline would take it out of the group).
     /// </remarks>
-    public bool TryAccept(object callback, object? state, bool waitForRoom = false)
-    {
-        if (_pool.IsShutDown || !_pool.TryReserveSlot(waitForRoom))
-        {
-            return false;
-        }
+    public bool TryAccept(object callback, object? state, bool waitForRoom = false) =>
+        !_pool.IsShutDown && _pool.TryReserveSlot(waitForRoom) && AcceptReserved(callback, state);
 
+    /// <summary>
+    /// Accepts an item whose pool slot the caller has reserved (<see cref="TryAccept"/>, or a <c>QueueAsync</c> that
+    /// waited for room): false, the slot given back, once the group is closed.
+    /// </summary>
+    public bool AcceptReserved(object callback, object? state)
+    {
         // Counted before the look at _closed (both full fences): Close either sees the count and waits for the item,
         // or this sees Close and counts the item finished (not run).
         Interlocked.Increment(ref _accepted);
@@ -559,13 +562,35 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     // Called after an increment (a full fence) and before the look at _closed, as in TryAccept: either Close sees this
     // item finished, or this sees the close. Nothing is pending when the two finished counts, both read before the
     // accepted count, add up to it: they are at most the counts at the later of their reads, whose sum is at most the
-    // items accepted then, which is at most the accepted count read after; equality makes all three equal.
+    // items accepted then, which is at most the accepted count read after; equality makes all three equal. The idle
+    // waiters pair the same way (IdleWaiters): this reads whether anybody waits after the increment's fence.
     private void CheckDrained(long ran, long notRun)
     {
-        if (Volatile.Read(ref _closed) != 0 && ran + notRun == Volatile.Read(ref _accepted))
+        bool closed = Volatile.Read(ref _closed) != 0;
+        IdleWaiters? waiters = Volatile.Read(ref _idleWaiters);
+        bool waited = waiters is not null && waiters.Any;
+        if ((closed || waited) && ran + notRun == Volatile.Read(ref _accepted))
         {
-            SignalDrained();
+            if (closed)
+            {
+                SignalDrained();
+            }
+
+            if (waited)
+            {
+                waiters!.CompleteAll();
+            }
         }
+    }
+
+    /// <summary>
+    /// A task that completes once the group holds nothing accepted and unfinished: every item it accepted ran or came back
+    /// (an async flow between two steps, whose next step is not yet queued, counts as nothing).
+    /// </summary>
+    public Task WaitForIdleAsync(CancellationToken cancellationToken)
+    {
+        IdleWaiters waiters = Volatile.Read(ref _idleWaiters) ?? Interlocked.CompareExchange(ref _idleWaiters, new IdleWaiters(), null) ?? _idleWaiters!;
+        return waiters.WaitAsync(() => PendingCount == 0, cancellationToken);
     }
 
     // The group has drained: completes its signal, or installs the shared completed one where Close installed none.

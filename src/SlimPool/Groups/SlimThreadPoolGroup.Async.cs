@@ -1,6 +1,9 @@
 namespace SlimPool;
 
-/// <summary>The group's async surface: the four <c>Task.Run</c> shapes and <see cref="SwitchTo"/>, as the pool has them.</summary>
+/// <summary>
+/// The group's async surface, as the pool has it: the four <c>Task.Run</c> shapes, <see cref="SwitchTo"/>,
+/// <see cref="QueueAsync(Action, CancellationToken)"/> and <see cref="WaitForIdleAsync"/>.
+/// </summary>
 public sealed partial class SlimThreadPoolGroup
 {
     /// <summary>Runs <paramref name="action"/> as one of the group's items; the task completes when it returns or throws.</summary>
@@ -50,4 +53,75 @@ public sealed partial class SlimThreadPoolGroup
     /// <param name="alwaysYield">Queue the continuation even when already in the group (lets its other items run).</param>
     /// <returns>The awaitable; awaiting it once the group or its pool shut down throws <see cref="ObjectDisposedException"/>.</returns>
     public SwitchToAwaitable SwitchTo(bool alwaysYield = false) => new(this, alwaysYield);
+
+    /// <summary>
+    /// Queues <paramref name="callback"/> to the group, waiting without blocking a thread while the pool's
+    /// <see cref="SlimThreadPoolOptions.BoundedCapacity"/> is reached (the group's items hold the pool's slots).
+    /// </summary>
+    /// <param name="callback">The work to run.</param>
+    /// <param name="cancellationToken">Cancels the wait for room; the item, once accepted, runs.</param>
+    /// <returns>A task that completes once the item is accepted; it fails with <see cref="ObjectDisposedException"/> if
+    /// the group or its pool shuts down first, and is cancelled if <paramref name="cancellationToken"/> is.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
+    public ValueTask QueueAsync(Action callback, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        return QueueAsyncCore(callback, null, cancellationToken);
+    }
+
+    /// <summary>Queues <paramref name="callback"/> with <paramref name="state"/>, waiting for room (see <see cref="QueueAsync(Action, CancellationToken)"/>).</summary>
+    /// <param name="callback">The work to run.</param>
+    /// <param name="state">The argument passed to <paramref name="callback"/>.</param>
+    /// <param name="cancellationToken">Cancels the wait for room.</param>
+    /// <returns>A task that completes once the item is accepted.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
+    public ValueTask QueueAsync(Action<object?> callback, object? state, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(callback);
+        return QueueAsyncCore(callback, state, cancellationToken);
+    }
+
+    /// <summary>Queues a reusable work item, waiting for room (see <see cref="QueueAsync(Action, CancellationToken)"/>).</summary>
+    /// <param name="workItem">The work to run.</param>
+    /// <param name="cancellationToken">Cancels the wait for room.</param>
+    /// <returns>A task that completes once the item is accepted.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="workItem"/> is <see langword="null"/>.</exception>
+    public ValueTask QueueAsync(IWorkItem workItem, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(workItem);
+        return QueueAsyncCore(workItem, null, cancellationToken);
+    }
+
+    /// <summary>
+    /// A task that completes once the group holds nothing unfinished: every item it accepted has run or come back. An
+    /// async flow waiting between two steps (its next step not yet queued) counts as nothing, as for
+    /// <see cref="SlimThreadPool.WaitForIdleAsync"/>. Costs nothing while nobody waits.
+    /// </summary>
+    /// <param name="cancellationToken">Cancels the wait.</param>
+    /// <returns>The task; completed at once if the group is idle now.</returns>
+    public Task WaitForIdleAsync(CancellationToken cancellationToken = default) => _turns.WaitForIdleAsync(cancellationToken);
+
+    private ValueTask QueueAsyncCore(object callback, object? state, CancellationToken cancellationToken)
+    {
+        if (cancellationToken.IsCancellationRequested)
+        {
+            return ValueTask.FromCanceled(cancellationToken);
+        }
+
+        if (_turns.TryAccept(callback, state))
+        {
+            return default;
+        }
+
+        // Refused: shut down, or the pool is full; only the second is worth a wait.
+        return _pool.IsShutDown || _turns.IsClosed ? ValueTask.FromException(NewShutDownException()) : WaitThenQueueAsync(callback, state, cancellationToken);
+    }
+
+    private async ValueTask WaitThenQueueAsync(object callback, object? state, CancellationToken cancellationToken)
+    {
+        if (!await _pool.ReserveSlotAsync(cancellationToken).ConfigureAwait(false) || !_turns.AcceptReserved(callback, state))
+        {
+            throw NewShutDownException();
+        }
+    }
 }

@@ -9,54 +9,26 @@ namespace SlimPool.Workers;
 /// full fence) before it looks for an item and lowers it only after it found the queue empty, so an item that left
 /// the queue before our look belongs to a worker whose flag stays 1 until the item is done: if we then read every
 /// flag as 0, each item taken before our look has finished, and the pool was idle at the moment of our look.</para>
-/// <para>No missed completion: a waiter increments <c>_waiterCount</c> (a full fence) and then looks; a worker lowers
-/// its flag with an exchange (a full fence) and then reads <c>_waiterCount</c> (<see cref="OnWorkerIdle"/>). Either
-/// the waiter's look sees the last worker's flag down, or that worker sees the waiter and looks itself.</para>
+/// <para>No missed completion (<see cref="IdleWaiters"/>): a worker lowers its flag with an exchange (a full fence) and
+/// then reads whether anybody waits (<see cref="OnWorkerIdle"/>). Either the waiter's look sees the last worker's flag
+/// down, or that worker sees the waiter and looks itself.</para>
 /// <para>Long-running tasks from the pool's TaskScheduler run on threads of their own: they count in
 /// <c>_longRunning</c> from before they are started until they return, and the one that brings it to 0 pairs with
 /// the waiters the same way a worker lowering its flag does.</para>
 /// </remarks>
 internal sealed class IdleTracker(IWorkQueue queue, WorkerSet workers, ShutdownCoordinator shutdown)
 {
-    private readonly Lock _lock = new();
-    private readonly List<TaskCompletionSource> _waiters = []; // guarded by _lock
-    private int _waiterCount;  // the number of _waiters; written under _lock, read by workers when they go idle
+    private readonly IdleWaiters _waiters = new();
     private int _longRunning;  // long-running tasks started and not yet returned
 
-    public Task WaitForIdleAsync(CancellationToken cancellationToken)
-    {
-        if (cancellationToken.IsCancellationRequested)
-        {
-            return Task.FromCanceled(cancellationToken);
-        }
-
-        if (IsIdleNow())
-        {
-            return Task.CompletedTask;
-        }
-
-        var waiter = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
-        lock (_lock)
-        {
-            _waiters.Add(waiter);
-            Interlocked.Increment(ref _waiterCount); // full fence before our own look (see the remarks)
-        }
-
-        CheckIdle();
-        if (cancellationToken.CanBeCanceled && !waiter.Task.IsCompleted)
-        {
-            return WaitCancellableAsync(waiter, cancellationToken);
-        }
-
-        return waiter.Task;
-    }
+    public Task WaitForIdleAsync(CancellationToken cancellationToken) => _waiters.WaitAsync(IsIdleNow, cancellationToken);
 
     /// <summary>A worker has just lowered its busy flag (with a full fence).</summary>
     public void OnWorkerIdle()
     {
-        if (Volatile.Read(ref _waiterCount) != 0)
+        if (_waiters.Any && IsIdleNow())
         {
-            CheckIdle();
+            _waiters.CompleteAll();
         }
     }
 
@@ -73,48 +45,8 @@ internal sealed class IdleTracker(IWorkQueue queue, WorkerSet workers, ShutdownC
     }
 
     /// <summary>Completes every waiter (the pool has shut down, or is idle).</summary>
-    public void CompleteWaiters()
-    {
-        lock (_lock)
-        {
-            foreach (TaskCompletionSource waiter in _waiters)
-            {
-                waiter.TrySetResult();
-            }
-
-            _waiters.Clear();
-            Volatile.Write(ref _waiterCount, 0);
-        }
-    }
+    public void CompleteWaiters() => _waiters.CompleteAll();
 
     private bool IsIdleNow() =>
         shutdown.IsFinished || (queue.IsEmpty && workers.BusyCount() == 0 && Volatile.Read(ref _longRunning) == 0);
-
-    private void CheckIdle()
-    {
-        if (IsIdleNow())
-        {
-            CompleteWaiters();
-        }
-    }
-
-    private async Task WaitCancellableAsync(TaskCompletionSource waiter, CancellationToken cancellationToken)
-    {
-        try
-        {
-            await waiter.Task.WaitAsync(cancellationToken).ConfigureAwait(false);
-        }
-        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested && !waiter.Task.IsCompleted)
-        {
-            lock (_lock)
-            {
-                if (_waiters.Remove(waiter))
-                {
-                    Interlocked.Decrement(ref _waiterCount);
-                }
-            }
-
-            throw;
-        }
-    }
 }

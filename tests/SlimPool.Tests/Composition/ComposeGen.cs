@@ -97,7 +97,7 @@ internal static class ComposeGen
             Gen.OneOf(scope.ShutdownFroms),
             (target, kind, cancelAfter, from) => new ShutdownSpec(scope.GroupShutdowns && target >= 3 ? target - 3 : -1, kind, cancelAfter, from));
 
-    /// <summary>Makes a program consistent: targets that exist, priorities only on the pool's plain items, chains only on the pool, batches only of plain Normal items.</summary>
+    /// <summary>Makes a program consistent: targets that exist, priorities only on the pool's plain items, chains only on the pool, batches and QueueAsync only of plain Normal items.</summary>
     private static ComposeProgram Normalize(ComposeProgram program)
     {
         int groups = program.Groups.Length;
@@ -108,7 +108,9 @@ internal static class ComposeGen
             bool prioritised = group < 0 && kind is not (ItemKind.Cancelled or ItemKind.Async);
             WorkItemPriority priority = prioritised ? item.Priority : WorkItemPriority.Normal;
             bool batchable = priority == WorkItemPriority.Normal && kind is not (ItemKind.Cancelled or ItemKind.Async);
-            QueueShape shape = item.IsBatch && !batchable ? (item.IsTry ? QueueShape.TryQueue : QueueShape.Queue) : item.Shape;
+            QueueShape shape = item.IsBatch && !batchable ? (item.IsTry ? QueueShape.TryQueue : QueueShape.Queue)
+                : item.Shape == QueueShape.QueueAsync && !batchable ? QueueShape.Queue // QueueAsync has no priority or item token
+                : item.Shape;
             return item with { Group = group, Kind = kind, Priority = priority, Shape = shape };
         }
 

@@ -40,7 +40,7 @@ internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Prior
 
     private string PlainCall(string target, string label)
     {
-        string method = (IsTry ? "TryQueue" : "Queue") + (IsBatch ? "Batch" : string.Empty);
+        string method = Shape == QueueShape.QueueAsync ? "QueueAsync" : (IsTry ? "TryQueue" : "Queue") + (IsBatch ? "Batch" : string.Empty);
         string body = Kind switch
         {
             ItemKind.Compute => $"Compute, Item(\"{label}\", us: {Amount})",
@@ -48,7 +48,7 @@ internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Prior
             ItemKind.BlockHinted => $"BlockInRunBlocking, Item(\"{label}\", ms: {Amount})",
             ItemKind.Throw => $"Throw, Item(\"{label}\")",
             ItemKind.Cancelled => $"Compute, Item(\"{label}\", us: {Amount})",
-            _ => $"Chain, Item(\"{label}\", steps: {Amount}, next: pool.{method}<Item>(Chain, next, preferLocal: true))",
+            _ => $"Chain, Item(\"{label}\", steps: {Amount}, next: pool.{(Shape == QueueShape.QueueAsync ? "Queue" : method)}<Item>(Chain, next, preferLocal: true))",
         };
 
         if (IsWorkItem)
@@ -65,6 +65,7 @@ internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Prior
         string extra = Kind == ItemKind.Cancelled
             ? ", cancelledToken"
             : Priority != WorkItemPriority.Normal ? $", WorkItemPriority.{Priority}" : string.Empty;
-        return string.Create(CultureInfo.InvariantCulture, $"{target}.{method}({body}{extra});");
+        string wait = Shape == QueueShape.QueueAsync ? ".AsTask().Wait()" : string.Empty;
+        return string.Create(CultureInfo.InvariantCulture, $"{target}.{method}({body}{extra}){wait};");
     }
 }

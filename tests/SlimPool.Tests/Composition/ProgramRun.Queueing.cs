@@ -174,8 +174,17 @@ internal sealed partial class ProgramRun
             QueueShape.Queue => Queued(() => target.Queue(ItemRecord.RunState, record)),
             QueueShape.TryQueue => target.TryQueue(ItemRecord.RunState, record),
             QueueShape.QueueWorkItem => Queued(() => target.Queue(record)),
+            QueueShape.QueueAsync => Queued(() => QueueAsyncAndWait(spec.Group, record)),
             _ => target.TryQueue(record),
         };
+    }
+
+    // The producer waits for QueueAsync's task as Queue would block: accepted when it completes, refused (an
+    // ObjectDisposedException) when the pool or group shut down first.
+    private void QueueAsyncAndWait(int group, ItemRecord record)
+    {
+        ValueTask queued = group < 0 ? Pool.QueueAsync(ItemRecord.RunState, record) : Groups[group].QueueAsync(ItemRecord.RunState, record);
+        queued.AsTask().GetAwaiter().GetResult();
     }
 
     private static bool Queued(Action queue)

@@ -23,4 +23,7 @@ internal enum QueueShape
 
     /// <summary><c>TryQueueBatch(Action&lt;object?&gt;, states)</c>, as <see cref="Batch"/>.</summary>
     TryBatch,
+
+    /// <summary><c>QueueAsync</c> (the pool's or a group's), the producer waiting for its task: room in a bounded pool.</summary>
+    QueueAsync,
 }

@@ -113,6 +113,80 @@ public sealed class GroupAsyncTests
         Assert.True(inGroupAtOnce, "inside one of the group's items the switch completes at once");
     }
 
+    [Theory]
+    [MemberData(nameof(Configurations))]
+    public async Task QueueAsync_PoolFull_WaitsWithoutBlockingThenRunsAfterTheItemsAhead(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        using SlimThreadPool pool = TestPools.Create(1, o => { o.Queue = queue; o.IdleWait = idleWait; o.BoundedCapacity = 3; });
+        using SlimThreadPoolGroup group = pool.CreateGroup();
+        var order = new System.Collections.Concurrent.ConcurrentQueue<int>();
+        using (var blocked = new BlockedWorkers(pool))
+        {
+            group.Queue(() => order.Enqueue(1));
+            group.Queue(() => order.Enqueue(2)); // the pool's three slots: the two items and the group's turn
+            ValueTask waiting = group.QueueAsync(() => order.Enqueue(3));
+            await Task.Delay(50);
+            Assert.False(waiting.IsCompleted, "QueueAsync completed while the pool had no room");
+            blocked.Release();
+            await waiting.AsTask().WaitAsync(Bounded.Timeout);
+        }
+
+        await group.WaitForIdleAsync().WaitAsync(Bounded.Timeout);
+        Assert.Equal([1, 2, 3], order);
+    }
+
+    [Fact]
+    public async Task QueueAsync_PoolShutsDownOrTheTokenIsCancelledWhileWaiting_FailsAccordingly()
+    {
+        var pool = TestPools.Create(1, o => o.BoundedCapacity = 1);
+        SlimThreadPoolGroup group = pool.CreateGroup();
+        var blocked = new BlockedWorkers(pool);
+        group.Queue(() => { });
+        using var cancel = new CancellationTokenSource();
+        ValueTask cancelled = group.QueueAsync(() => { }, cancel.Token);
+        ValueTask refused = group.QueueAsync(() => { });
+        cancel.Cancel();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => cancelled.AsTask().WaitAsync(Bounded.Timeout));
+
+        Task<ShutdownResult> shutdown = pool.ShutdownAsync(ShutdownMode.Abandon);
+        var disposed = await Assert.ThrowsAsync<ObjectDisposedException>(() => refused.AsTask().WaitAsync(Bounded.Timeout));
+        Assert.Contains(group.Name, disposed.Message, StringComparison.Ordinal);
+        blocked.Release();
+        ShutdownResult result = await shutdown.WaitAsync(Bounded.Timeout);
+        Assert.Equal(1, result.AbandonedCount); // the one item accepted; neither waiting call's item was
+        Assert.Equal("callback", Assert.Throws<ArgumentNullException>(() => { _ = group.QueueAsync((Action)null!); }).ParamName);
+    }
+
+    [Theory]
+    [MemberData(nameof(Configurations))]
+    public async Task WaitForIdleAsync_AnItemStillRunning_CompletesOnlyAfterEveryAcceptedItemFinished(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        using SlimThreadPool pool = TestPools.Create(2, o => { o.Queue = queue; o.IdleWait = idleWait; });
+        using SlimThreadPoolGroup group = pool.CreateGroup();
+        Assert.True(group.WaitForIdleAsync().IsCompletedSuccessfully, "a group that never had an item is idle");
+
+        using var release = new ManualResetEventSlim();
+        int ran = 0;
+        group.Queue(() => { release.Wait(Bounded.Timeout); Interlocked.Increment(ref ran); });
+        for (int i = 0; i < 50; i++)
+        {
+            group.Queue(() => Interlocked.Increment(ref ran));
+        }
+
+        Task idle = group.WaitForIdleAsync();
+        using var cancel = new CancellationTokenSource();
+        Task cancelledWait = group.WaitForIdleAsync(cancel.Token);
+        cancel.Cancel();
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => cancelledWait.WaitAsync(Bounded.Timeout));
+        await Task.Delay(50);
+        Assert.False(idle.IsCompleted, "idle while an item still ran and fifty waited");
+
+        release.Set();
+        await idle.WaitAsync(Bounded.Timeout);
+        Assert.Equal(51, Volatile.Read(ref ran));
+        Assert.Equal(0, group.PendingWorkItemCount);
+    }
+
     private static void InterlockedMax(ref int location, int value)
     {
         int seen = Volatile.Read(ref location);
