@@ -20,7 +20,7 @@ public sealed class GroupAsyncTests
             for (int i = 0; i < 20; i++)
             {
                 int now = Interlocked.Increment(ref inside);
-                InterlockedMax(ref most, now);
+                Atomic.Max(ref most, now);
                 if (!pool.IsOwnWorker)
                 {
                     Interlocked.Increment(ref offPool);
@@ -185,20 +185,5 @@ public sealed class GroupAsyncTests
         await idle.WaitAsync(Bounded.Timeout);
         Assert.Equal(51, Volatile.Read(ref ran));
         Assert.Equal(0, group.PendingWorkItemCount);
-    }
-
-    private static void InterlockedMax(ref int location, int value)
-    {
-        int seen = Volatile.Read(ref location);
-        while (value > seen)
-        {
-            int previous = Interlocked.CompareExchange(ref location, value, seen);
-            if (previous == seen)
-            {
-                return;
-            }
-
-            seen = previous;
-        }
     }
 }
