@@ -568,17 +568,17 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     {
         bool closed = Volatile.Read(ref _closed) != 0;
         IdleWaiters? waiters = Volatile.Read(ref _idleWaiters);
-        bool waited = waiters is not null && waiters.Any;
-        if ((closed || waited) && ran + notRun == Volatile.Read(ref _accepted))
+        long registered = waiters is not null && waiters.Any ? waiters.Registered : 0; // before the accepted count's read
+        if ((closed || registered != 0) && ran + notRun == Volatile.Read(ref _accepted))
         {
             if (closed)
             {
                 SignalDrained();
             }
 
-            if (waited)
+            if (registered != 0)
             {
-                waiters!.CompleteAll();
+                waiters!.CompleteUpTo(registered); // only those registered before the verdict (IdleWaiters)
             }
         }
     }

@@ -1,24 +1,33 @@
 namespace SlimPool.Lifecycle;
 
 /// <summary>
-/// The callers of a <c>WaitForIdleAsync</c> (a pool's or a group's): registered, then completed together once their owner
-/// sees itself idle; free while nobody waits (one read of <see cref="Any"/> where the owner may have become idle).
+/// The callers of a <c>WaitForIdleAsync</c> (a pool's or a group's): registered, then completed once their owner sees
+/// itself idle; free while nobody waits (one read of <see cref="Any"/> where the owner may have become idle).
 /// </summary>
 /// <remarks>
-/// No missed completion, whatever the owner's idle test: <see cref="WaitAsync"/> counts the waiter (an interlocked
-/// increment, a full fence) and only then runs the test itself; the owner makes the change that can end its busy state
-/// with a full fence and only then reads <see cref="Any"/>. Either the waiter's test sees that change, or the owner sees
-/// the waiter and runs the test (and <see cref="CompleteAll"/>) itself. The test must be true only of a moment when the
-/// owner really was idle.
+/// <para><b>No missed completion</b>, whatever the owner's idle test: <see cref="WaitAsync"/> counts the waiter (an
+/// interlocked increment, a full fence) and only then runs the test itself; the owner makes the change that can end its
+/// busy state with a full fence and only then reads <see cref="Any"/>. Either the waiter's test sees that change, or the
+/// owner sees the waiter and runs the test itself. The test must be true only of a moment when the owner really was
+/// idle.</para>
+/// <para><b>No stale completion.</b> A verdict of idle holds for the moment of its test, not after: between a test and
+/// the completion an item may be accepted, and a waiter that registers then (and rightly sees that item pending) must
+/// not be completed by the earlier verdict. So whoever tests first reads <see cref="Registered"/>, then tests, then
+/// completes only the waiters numbered up to what it read (<see cref="CompleteUpTo"/>): each of those registered before
+/// the test, which found the owner idle after their call.</para>
 /// </remarks>
 internal sealed class IdleWaiters
 {
     private readonly Lock _lock = new();
-    private readonly List<TaskCompletionSource> _waiters = []; // guarded by _lock
-    private int _count; // the number of _waiters; written under _lock, read by the owner where it may have become idle
+    private readonly List<(TaskCompletionSource Waiter, long Number)> _waiters = []; // guarded by _lock, in number order
+    private int _count;       // the number of _waiters; written under _lock, read by the owner where it may have become idle
+    private long _registered; // waiters registered so far: each one's number is the value its registration made
 
     /// <summary>Whether anybody waits: the owner reads it after the full fence of a change that may have made it idle.</summary>
     public bool Any => Volatile.Read(ref _count) != 0;
+
+    /// <summary>The number of the last waiter registered: read before an idle test whose verdict goes to <see cref="CompleteUpTo"/>.</summary>
+    public long Registered => Interlocked.Read(ref _registered);
 
     /// <summary>A task that completes once <paramref name="isIdleNow"/> holds (now, or when the owner next finds it).</summary>
     public Task WaitAsync(Func<bool> isIdleNow, CancellationToken cancellationToken)
@@ -34,34 +43,44 @@ internal sealed class IdleWaiters
         }
 
         var waiter = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+        long number;
         lock (_lock)
         {
-            _waiters.Add(waiter);
+            number = Interlocked.Increment(ref _registered);
+            _waiters.Add((waiter, number));
             Interlocked.Increment(ref _count); // full fence before our own test (see the remarks)
         }
 
         if (isIdleNow())
         {
-            CompleteAll();
+            CompleteUpTo(number); // this waiter and those before it; a later one makes its own test
         }
 
         return cancellationToken.CanBeCanceled && !waiter.Task.IsCompleted ? WaitCancellableAsync(waiter, cancellationToken) : waiter.Task;
     }
 
-    /// <summary>Completes every waiter (the owner is idle, or has shut down).</summary>
-    public void CompleteAll()
+    /// <summary>
+    /// Completes the waiters numbered up to <paramref name="registered"/> (a <see cref="Registered"/> read before the idle
+    /// test that allows it); later ones wait on.
+    /// </summary>
+    public void CompleteUpTo(long registered)
     {
         lock (_lock)
         {
-            foreach (TaskCompletionSource waiter in _waiters)
+            int done = 0;
+            while (done < _waiters.Count && _waiters[done].Number <= registered)
             {
-                waiter.TrySetResult();
+                _waiters[done].Waiter.TrySetResult();
+                done++;
             }
 
-            _waiters.Clear();
-            Volatile.Write(ref _count, 0);
+            _waiters.RemoveRange(0, done);
+            Volatile.Write(ref _count, _waiters.Count);
         }
     }
+
+    /// <summary>Completes every waiter: the owner has shut down, and no later item can make it busy again.</summary>
+    public void CompleteAll() => CompleteUpTo(long.MaxValue);
 
     // A cancelled wait leaves the list, so an owner that stays busy does not keep cancelled waiters for ever.
     private async Task WaitCancellableAsync(TaskCompletionSource waiter, CancellationToken cancellationToken)
@@ -74,8 +93,10 @@ internal sealed class IdleWaiters
         {
             lock (_lock)
             {
-                if (_waiters.Remove(waiter))
+                int index = _waiters.FindIndex(entry => entry.Waiter == waiter);
+                if (index >= 0)
                 {
+                    _waiters.RemoveAt(index);
                     Interlocked.Decrement(ref _count);
                 }
             }

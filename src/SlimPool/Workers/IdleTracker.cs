@@ -26,9 +26,13 @@ internal sealed class IdleTracker(IWorkQueue queue, WorkerSet workers, ShutdownC
     /// <summary>A worker has just lowered its busy flag (with a full fence).</summary>
     public void OnWorkerIdle()
     {
-        if (_waiters.Any && IsIdleNow())
+        if (_waiters.Any)
         {
-            _waiters.CompleteAll();
+            long registered = _waiters.Registered; // before the test: a waiter that comes later tests for itself
+            if (IsIdleNow())
+            {
+                _waiters.CompleteUpTo(registered);
+            }
         }
     }
 
@@ -44,7 +48,7 @@ internal sealed class IdleTracker(IWorkQueue queue, WorkerSet workers, ShutdownC
         }
     }
 
-    /// <summary>Completes every waiter (the pool has shut down, or is idle).</summary>
+    /// <summary>Completes every waiter: the pool has shut down.</summary>
     public void CompleteWaiters() => _waiters.CompleteAll();
 
     private bool IsIdleNow() =>
