@@ -213,6 +213,66 @@ public interface IThreadPool : IDisposable, IAsyncDisposable
         return TryQueue(static s => ((StateCall<TState>)s!).Invoke(), new StateCall<TState>(callback, state));
     }
 
+    /// <summary>
+    /// A <see cref="System.Threading.Tasks.TaskScheduler"/> whose tasks run as the pool's items
+    /// (<c>Task.Factory.StartNew(work, token, options, pool.TaskScheduler)</c>); the <c>Run</c> shapes start their tasks
+    /// on it.
+    /// </summary>
+    /// <remarks>
+    /// <see cref="SlimThreadPool"/> and its groups give their own (an <c>await</c> in their tasks resumes there);
+    /// <see cref="ManagedThreadPool"/> gives <see cref="TaskScheduler.Default"/>. The default implementation, for a pool
+    /// written before this member, queues each task as one of the pool's items and never inlines one.
+    /// </remarks>
+    TaskScheduler TaskScheduler => Async.ItemTaskScheduler.For(this);
+
+    /// <summary>Runs <paramref name="action"/> on the pool, as <see cref="Task.Run(Action, CancellationToken)"/> runs it on the built-in pool.</summary>
+    /// <param name="action">The work.</param>
+    /// <param name="cancellationToken">If cancelled before the work starts, the work is skipped and the task ends cancelled.</param>
+    /// <returns>A task for the work: faulted with its exception, or cancelled.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="action"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The pool has been disposed (the pools here; with the default
+    /// implementation, TPL's <see cref="TaskSchedulerException"/> around the pool's exception).</exception>
+    Task Run(Action action, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(action);
+        return Task.Factory.StartNew(action, cancellationToken, TaskCreationOptions.DenyChildAttach, TaskScheduler);
+    }
+
+    /// <summary>Runs <paramref name="function"/> on the pool and returns its result.</summary>
+    /// <typeparam name="T">The result type.</typeparam>
+    /// <param name="function">The work.</param>
+    /// <param name="cancellationToken">If cancelled before the work starts, the work is skipped and the task ends cancelled.</param>
+    /// <returns>A task for the result.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="function"/> is <see langword="null"/>.</exception>
+    Task<T> Run<T>(Func<T> function, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(function);
+        return Task.Factory.StartNew(function, cancellationToken, TaskCreationOptions.DenyChildAttach, TaskScheduler);
+    }
+
+    /// <summary>Runs an async flow on the pool; its continuations run where the pool's <see cref="TaskScheduler"/> sends them.</summary>
+    /// <param name="function">The async flow.</param>
+    /// <param name="cancellationToken">If cancelled before the work starts, the work is skipped and the task ends cancelled.</param>
+    /// <returns>A task that completes with the flow.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="function"/> is <see langword="null"/>.</exception>
+    Task Run(Func<Task> function, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(function);
+        return Task.Factory.StartNew(function, cancellationToken, TaskCreationOptions.DenyChildAttach, TaskScheduler).Unwrap();
+    }
+
+    /// <summary>Runs an async flow with a result on the pool.</summary>
+    /// <typeparam name="T">The result type.</typeparam>
+    /// <param name="function">The async flow.</param>
+    /// <param name="cancellationToken">If cancelled before the work starts, the work is skipped and the task ends cancelled.</param>
+    /// <returns>A task that completes with the flow's result.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="function"/> is <see langword="null"/>.</exception>
+    Task<T> Run<T>(Func<Task<T>> function, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(function);
+        return Task.Factory.StartNew(function, cancellationToken, TaskCreationOptions.DenyChildAttach, TaskScheduler).Unwrap();
+    }
+
     // The default implementations' wrapper: skips the item if the token is cancelled before it starts.
     private static IWorkItem WithToken(object callback, object? state, CancellationToken cancellationToken) =>
         new CancellableWorkItem(callback, state, cancellationToken, static () => { });

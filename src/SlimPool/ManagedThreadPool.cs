@@ -56,6 +56,35 @@ public sealed class ManagedThreadPool : IThreadPool
     /// <summary>The built-in pool's current number of threads (<see cref="ThreadPool.ThreadCount"/>).</summary>
     public int WorkerCount => ThreadPool.ThreadCount;
 
+    /// <summary><see cref="System.Threading.Tasks.TaskScheduler.Default"/>: the built-in pool's own scheduler.</summary>
+    public TaskScheduler TaskScheduler => TaskScheduler.Default;
+
+    /// <summary>Runs <paramref name="action"/> with <see cref="Task.Run(Action, CancellationToken)"/>.</summary>
+    /// <param name="action">The work.</param>
+    /// <param name="cancellationToken">If cancelled before the work starts, the work is skipped and the task ends cancelled.</param>
+    /// <returns>The task <see cref="Task.Run(Action, CancellationToken)"/> returns.</returns>
+    public Task Run(Action action, CancellationToken cancellationToken = default) => Task.Run(action, cancellationToken);
+
+    /// <summary>Runs <paramref name="function"/> with <see cref="Task.Run{TResult}(Func{TResult}, CancellationToken)"/>.</summary>
+    /// <typeparam name="T">The result type.</typeparam>
+    /// <param name="function">The work.</param>
+    /// <param name="cancellationToken">If cancelled before the work starts, the work is skipped and the task ends cancelled.</param>
+    /// <returns>The task for the result.</returns>
+    public Task<T> Run<T>(Func<T> function, CancellationToken cancellationToken = default) => Task.Run(function, cancellationToken);
+
+    /// <summary>Runs an async flow with <see cref="Task.Run(Func{Task}, CancellationToken)"/>.</summary>
+    /// <param name="function">The async flow.</param>
+    /// <param name="cancellationToken">If cancelled before the work starts, the work is skipped and the task ends cancelled.</param>
+    /// <returns>A task that completes with the flow.</returns>
+    public Task Run(Func<Task> function, CancellationToken cancellationToken = default) => Task.Run(function, cancellationToken);
+
+    /// <summary>Runs an async flow with a result with <see cref="Task.Run{TResult}(Func{Task{TResult}}, CancellationToken)"/>.</summary>
+    /// <typeparam name="T">The result type.</typeparam>
+    /// <param name="function">The async flow.</param>
+    /// <param name="cancellationToken">If cancelled before the work starts, the work is skipped and the task ends cancelled.</param>
+    /// <returns>A task that completes with the flow's result.</returns>
+    public Task<T> Run<T>(Func<Task<T>> function, CancellationToken cancellationToken = default) => Task.Run(function, cancellationToken);
+
     /// <summary>The number of items skipped because their cancellation token was cancelled before they started.</summary>
     public long CancelledWorkItemCount => Interlocked.Read(ref _cancelledCount);
 

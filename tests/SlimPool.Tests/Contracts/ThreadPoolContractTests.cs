@@ -229,6 +229,21 @@ public abstract partial class ThreadPoolContractTests
     }
 
     [Fact]
+    public async Task Run_EachShapeThroughTheInterface_RunsTheWorkAndReturnsItsResult()
+    {
+        using IThreadPool pool = CreatePool();
+        int ran = 0;
+        await pool.Run(() => { ran = 1; }).WaitAsync(Bounded.Timeout);
+        Assert.Equal(1, ran);
+        Assert.Equal(3, await pool.Run(() => 3).WaitAsync(Bounded.Timeout));
+        await pool.Run(async () => { await Task.Yield(); ran = 2; }).WaitAsync(Bounded.Timeout);
+        Assert.Equal(2, ran);
+        Assert.Equal(5, await pool.Run(async () => { await Task.Yield(); return 5; }).WaitAsync(Bounded.Timeout));
+        Assert.Equal(7, await Task.Factory.StartNew(() => 7, CancellationToken.None, TaskCreationOptions.None, pool.TaskScheduler).WaitAsync(Bounded.Timeout));
+        Assert.Equal("action", Assert.Throws<ArgumentNullException>(() => { _ = pool.Run((Action)null!); }).ParamName);
+    }
+
+    [Fact]
     public void NullArguments_ThrowArgumentNullExceptionNamingTheArgument()
     {
         using IThreadPool pool = CreatePool();

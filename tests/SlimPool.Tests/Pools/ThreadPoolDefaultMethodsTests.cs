@@ -68,6 +68,23 @@ public sealed class ThreadPoolDefaultMethodsTests
         Assert.Equal(4, pool.Queued.Count);
     }
 
+    [Fact]
+    public async Task RunAndTaskScheduler_PoolWrittenBeforeThem_RunEachTaskAsOneOfThePoolsItems()
+    {
+        var pool = new RecordingPool();
+        IThreadPool asInterface = pool;
+        Task<int> result = asInterface.Run(() => 42);
+        Task<int> started = Task.Factory.StartNew(() => 7, CancellationToken.None, TaskCreationOptions.None, asInterface.TaskScheduler);
+        Assert.Same(asInterface.TaskScheduler, asInterface.TaskScheduler);
+        Assert.False(result.IsCompleted); // queued as an item, not run inline
+        Assert.Equal(2, pool.Queued.Count);
+
+        pool.RunAll();
+        Assert.Equal(42, await result);
+        Assert.Equal(7, await started);
+        Assert.Equal(1, asInterface.TaskScheduler.MaximumConcurrencyLevel);
+    }
+
     private sealed class NativeIncrement(StrongBox box) : IThreadPoolWorkItem
     {
         public void Execute() => box.Value++;
