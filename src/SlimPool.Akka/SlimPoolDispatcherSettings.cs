@@ -14,7 +14,7 @@ internal static class SlimPoolDispatcherSettings
     public const string Section = "slim-pool";
 
     // Every key the block may hold: any other is a mistake (a typo would otherwise be ignored without a word).
-    private static readonly string[] s_keys = ["worker-count", "queue", "idle-wait", "starvation-timeout", "max-workers", "thread-name-prefix"];
+    private static readonly string[] s_keys = ["worker-count", "queue", "idle-wait", "starvation-timeout", "max-workers", "thread-name-prefix", "slow-item-threshold"];
 
     /// <summary>
     /// The options for a dispatcher's pool. Akka's actors bring their own <see cref="TaskScheduler"/>, so the workers
@@ -60,6 +60,13 @@ internal static class SlimPoolDispatcherSettings
         {
             TimeSpan timeout = ReadTimeSpan(section, prefix, "starvation-timeout", starvation);
             Apply(prefix, "starvation-timeout", timeout, value => options.StarvationTimeout = value, "a positive duration (50ms) or off");
+        }
+
+        string slow = ReadString(section, prefix, "slow-item-threshold", string.Empty).Trim();
+        if (slow is not ("" or "off" or "infinite"))
+        {
+            TimeSpan threshold = ReadTimeSpan(section, prefix, "slow-item-threshold", slow);
+            Apply(prefix, "slow-item-threshold", threshold, value => options.SlowItemThreshold = value, "a duration of at least 1ms (100ms) or off");
         }
 
         int maxWorkers = ReadInt(section, prefix, "max-workers");

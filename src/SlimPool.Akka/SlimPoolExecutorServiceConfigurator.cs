@@ -16,6 +16,7 @@ namespace SlimPool.Akka;
 ///     starvation-timeout = 50ms     # default 50ms; off turns the starvation guard off
 ///     max-workers = 0               # ceiling with spare workers; 0 (the default): SlimPool's own
 ///     thread-name-prefix = ""       # "" (the default): the dispatcher's id
+///     slow-item-threshold = off     # off (the default) | a duration: report a mailbox run that holds a worker this long
 ///   }
 /// }
 /// </code>

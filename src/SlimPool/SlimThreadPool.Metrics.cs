@@ -1,4 +1,5 @@
 using System.Diagnostics.Metrics;
+using SlimPool.Diagnostics;
 
 namespace SlimPool;
 
@@ -14,7 +15,11 @@ public sealed partial class SlimThreadPool
     /// <c>slimpool.work_item.failed</c>, <c>slimpool.work_item.cancelled</c> (observable counters); and the
     /// histogram <c>slimpool.work_item.queue_wait</c> (seconds from queueing to start), recorded only while a
     /// listener has enabled it, and then for one item in 64 per producing thread: the pool stamps that item, which
-    /// costs one 48-byte object and a clock read, under one byte per item on average. Per group
+    /// costs one 48-byte object and a clock read, under one byte per item on average; the histogram
+    /// <c>slimpool.work_item.duration</c> (seconds from an item's start to its return), likewise recorded only while
+    /// enabled, for one item in 64 per worker, a group's items tagged also with <see cref="GroupNameTag"/>; and
+    /// <c>slimpool.work_item.slow</c> (observable counter: items reported by the slow-item detector,
+    /// <see cref="SlimThreadPoolOptions.SlowItemThreshold"/>). Per group
     /// (<see cref="CreateGroup"/>), tagged also with <see cref="GroupNameTag"/>: <c>slimpool.group.queue.length</c>
     /// (observable up-down counter) and <c>slimpool.group.work_item.completed</c> (observable counter).
     /// </summary>
@@ -29,8 +34,18 @@ public sealed partial class SlimThreadPool
     private readonly Meter _meter;
     private readonly Histogram<double> _queueWait;
     private readonly Action<TimeSpan> _recordQueueWait;
+    private readonly WorkItemDurations _durations;
 
-    private (Meter Meter, Histogram<double> QueueWait, Action<TimeSpan> RecordQueueWait) CreateMetrics()
+    /// <summary>
+    /// The number of items the slow-item detector has reported (<see cref="SlimThreadPoolOptions.SlowItemThreshold"/>):
+    /// each ran, or still runs, past the threshold; 0 while the detector is off.
+    /// </summary>
+    public long SlowWorkItemCount => _slowItems?.ReportedCount ?? 0;
+
+    /// <summary>Times one item in 64 per worker while a listener enables <c>slimpool.work_item.duration</c>.</summary>
+    internal WorkItemDurations Durations => _durations;
+
+    private (Meter Meter, Histogram<double> QueueWait, Action<TimeSpan> RecordQueueWait, WorkItemDurations Durations) CreateMetrics()
     {
         KeyValuePair<string, object?> tag = new(PoolNameTag, _name);
 
@@ -56,7 +71,14 @@ public sealed partial class SlimThreadPool
             "Time from queueing to start; recorded only while a listener is enabled.",
             tags: null,
             advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [1e-6, 5e-6, 1e-5, 5e-5, 1e-4, 5e-4, 1e-3, 5e-3, 1e-2, 5e-2, 0.1, 0.5, 1] });
-        return (meter, queueWait, elapsed => queueWait.Record(elapsed.TotalSeconds, tag));
+        meter.CreateObservableCounter("slimpool.work_item.slow", () => new Measurement<long>(SlowWorkItemCount, tag), "{work_item}", "Items the slow-item detector reported (SlowItemThreshold).");
+        Histogram<double> duration = meter.CreateHistogram(
+            "slimpool.work_item.duration",
+            "s",
+            "Time from an item's start to its return, one item in 64 per worker; recorded only while a listener is enabled.",
+            tags: null,
+            advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [1e-7, 1e-6, 5e-6, 1e-5, 5e-5, 1e-4, 5e-4, 1e-3, 5e-3, 1e-2, 5e-2, 0.1, 0.5, 1] });
+        return (meter, queueWait, elapsed => queueWait.Record(elapsed.TotalSeconds, tag), new WorkItemDurations(duration, _name));
     }
 
     // One measurement per group not yet shut down, tagged with the pool's and the group's names.

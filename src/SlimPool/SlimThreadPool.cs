@@ -39,6 +39,7 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
     private readonly ShutdownCoordinator _shutdown;
     private readonly IdleTracker _idle;
     private readonly StarvationGuard? _guard;
+    private readonly SlowItemWatch? _slowItems;
     private readonly CapacityGate? _gate; // back-pressure (BoundedCapacity); null when unbounded: one null test
     private readonly int _workerCount;
     private readonly string _name;
@@ -87,10 +88,15 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
             _guard = new StarvationGuard(_workerSet, _queue, SlimThreadPoolOptions.ToWholeMilliseconds(options.StarvationTimeout), _name);
         }
 
+        if (options.SlowItemThreshold != Timeout.InfiniteTimeSpan)
+        {
+            _slowItems = new SlowItemWatch(_workerSet, options.SlowItemThreshold, _name);
+        }
+
         _shutdown = new ShutdownCoordinator(_queue, _runner, _workerSet, _idleWait, _guard, _gate, OnShutdownFinished, HandBackGroupItems, () => _lanes);
         _idle = new IdleTracker(_queue, _workerSet, _shutdown);
+        (_meter, _queueWait, _recordQueueWait, _durations) = CreateMetrics();
         _loop = new WorkerLoop(this, options, _queue, _gate, _idleWait, _workerSet, _runner, _shutdown, _idle, _synchronizationContext);
-        (_meter, _queueWait, _recordQueueWait) = CreateMetrics();
         if (_queue is WorkStealingWorkQueue workStealing)
         {
             workStealing.OnRefilled = OnRefilled;
@@ -184,6 +190,9 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
         }
     }
 
+    /// <summary>The slow-item watch, or null when it is off (<see cref="SlimThreadPoolOptions.SlowItemThreshold"/>).</summary>
+    internal SlowItemWatch? SlowItems => _slowItems;
+
     /// <summary>The starvation guard, or null when it is off.</summary>
     internal StarvationGuard? Guard => _guard;
 
@@ -223,6 +232,13 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
 
     private void OnShutdownFinished()
     {
+        // Every worker has exited: nothing is left to watch, and the count of slow items is final from here on.
+        if (_slowItems is { } slowItems)
+        {
+            slowItems.Stop();
+            slowItems.Join();
+        }
+
         if (SlimPoolEventSource.Log.IsEnabled() && _shutdown.FinalResult is { } result)
         {
             SlimPoolEventSource.Log.ShutdownFinished(_name, result.Mode.ToString(), result.AbandonedCount);

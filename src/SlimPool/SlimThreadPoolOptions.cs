@@ -21,6 +21,7 @@ public sealed class SlimThreadPoolOptions
     private TimeSpan _spareWorkerIdleTimeout = TimeSpan.FromSeconds(5);
     private TimeSpan _starvationTimeout = TimeSpan.FromMilliseconds(50);
     private TimeSpan _lowPriorityMaxDelay = TimeSpan.FromMilliseconds(100);
+    private TimeSpan _slowItemThreshold = Timeout.InfiniteTimeSpan;
 
     /// <summary>
     /// The number of worker threads, from 1 to <see cref="MaxWorkerCount"/>. Default:
@@ -285,6 +286,33 @@ public sealed class SlimThreadPoolOptions
             }
 
             _lowPriorityMaxDelay = value;
+        }
+    }
+
+    /// <summary>
+    /// The slow-item detector: an item still running this long after it started is reported once, while it runs,
+    /// through the <c>SlowWorkItem</c> trace event (with the pool, the group, the worker and what names the item: the
+    /// delegate's method, or the work item's type) and counted in <see cref="SlimThreadPool.SlowWorkItemCount"/> and
+    /// <c>slimpool.work_item.slow</c>. A watch thread looks at the workers every quarter of the threshold (at most
+    /// every millisecond), so an item that runs 1.25 times the threshold is always reported and a shorter one past the
+    /// threshold may be; an item that blocks (a deadlock, a lost reply) is reported though it never returns. Workers
+    /// pay two stores per item while it is on, nothing while it is off. The watch sleeps while every worker is idle. At
+    /// least one millisecond, or <see cref="Timeout.InfiniteTimeSpan"/> to turn the detector off. Default:
+    /// <see cref="Timeout.InfiniteTimeSpan"/> (off).
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is under one millisecond and not
+    /// <see cref="Timeout.InfiniteTimeSpan"/>, or longer than <see cref="int.MaxValue"/> milliseconds (about 24.9 days).</exception>
+    public TimeSpan SlowItemThreshold
+    {
+        get => _slowItemThreshold;
+        set
+        {
+            if ((value < TimeSpan.FromMilliseconds(1) && value != Timeout.InfiniteTimeSpan) || value.TotalMilliseconds > int.MaxValue)
+            {
+                throw new ArgumentOutOfRangeException(nameof(SlowItemThreshold), value, $"{nameof(SlowItemThreshold)} must be at least 1 millisecond and at most {s_longestTimeout} (int.MaxValue milliseconds), or Timeout.InfiniteTimeSpan to turn the detector off.");
+            }
+
+            _slowItemThreshold = value;
         }
     }
 

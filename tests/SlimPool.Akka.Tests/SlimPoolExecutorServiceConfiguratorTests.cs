@@ -35,6 +35,7 @@ public sealed class SlimPoolExecutorServiceConfiguratorTests
               starvation-timeout = 200ms
               max-workers = 7
               thread-name-prefix = "actors"
+              slow-item-threshold = 250ms
             }
             """).Options;
 
@@ -44,6 +45,7 @@ public sealed class SlimPoolExecutorServiceConfiguratorTests
         Assert.Equal(TimeSpan.FromMilliseconds(200), options.StarvationTimeout);
         Assert.Equal(7, options.MaxWorkers);
         Assert.Equal("actors", options.Name);
+        Assert.Equal(TimeSpan.FromMilliseconds(250), options.SlowItemThreshold);
     }
 
     [Theory]
@@ -59,6 +61,12 @@ public sealed class SlimPoolExecutorServiceConfiguratorTests
         Assert.Equal(Timeout.InfiniteTimeSpan, Configure($"slim-pool.starvation-timeout = {value}").Options.StarvationTimeout);
 
     [Theory]
+    [InlineData("off")]
+    [InlineData("infinite")]
+    public void Constructor_SlowItemThresholdOff_LeavesTheDetectorOff(string value) =>
+        Assert.Equal(Timeout.InfiniteTimeSpan, Configure($"slim-pool.slow-item-threshold = {value}").Options.SlowItemThreshold);
+
+    [Theory]
     [InlineData("worker-count = -1", "worker-count")]
     [InlineData("worker-count = 40000", "worker-count")]
     [InlineData("worker-count = many", "worker-count")]
@@ -66,6 +74,8 @@ public sealed class SlimPoolExecutorServiceConfiguratorTests
     [InlineData("idle-wait = sleep", "idle-wait")]
     [InlineData("starvation-timeout = soon", "starvation-timeout")]
     [InlineData("starvation-timeout = 0ms", "starvation-timeout")]
+    [InlineData("slow-item-threshold = 0ms", "slow-item-threshold")]
+    [InlineData("slow-item-threshold = later", "slow-item-threshold")]
     [InlineData("worker-count = 4\nmax-workers = 2", "max-workers")]
     [InlineData("max-workers = -3", "max-workers")]
     [InlineData("max-workers = 40000", "max-workers")]
@@ -82,7 +92,7 @@ public sealed class SlimPoolExecutorServiceConfiguratorTests
         var exception = Assert.Throws<ConfigurationException>(() => Configure("slim-pool {\nworker-cout = 2\n}"));
 
         Assert.Contains($"{Id}.slim-pool.worker-cout", exception.Message, StringComparison.Ordinal);
-        Assert.Contains("worker-count, queue, idle-wait, starvation-timeout, max-workers, thread-name-prefix", exception.Message, StringComparison.Ordinal);
+        Assert.Contains("worker-count, queue, idle-wait, starvation-timeout, max-workers, thread-name-prefix, slow-item-threshold", exception.Message, StringComparison.Ordinal);
     }
 
     [Fact]

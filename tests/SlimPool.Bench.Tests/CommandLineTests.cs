@@ -153,11 +153,14 @@ public sealed class CommandLineTests
         string text = output.ToString();
         Assert.Equal(0, exitCode);
         Assert.Contains("[SlimPool]", text, StringComparison.Ordinal);
-        foreach (string instrument in new[] { "slimpool.queue.length", "slimpool.worker.count", "slimpool.work_item.completed", "slimpool.work_item.queue_wait" })
+        foreach (string instrument in new[] { "slimpool.queue.length", "slimpool.worker.count", "slimpool.work_item.completed", "slimpool.work_item.queue_wait", "slimpool.work_item.duration", "slimpool.work_item.slow", "slimpool.group.queue.length" })
         {
             Assert.Contains(instrument, text, StringComparison.Ordinal);
         }
 
         Assert.Contains("slimpool.pool.name=orders", text, StringComparison.Ordinal);
+        Assert.Contains("slimpool.group.name=payments", text, StringComparison.Ordinal);
+        Assert.Contains("starvation guard fired:", text, StringComparison.Ordinal);
+        Assert.Contains("SlowReport (at least", text, StringComparison.Ordinal); // the first burst's 80 ms item, named
     }
 }

@@ -83,6 +83,33 @@ internal sealed class SlimPoolEventSource : EventSource
         }
     }
 
+    /// <summary>
+    /// An item has been running on a worker for at least <paramref name="runningMilliseconds"/>, past
+    /// <see cref="SlimThreadPoolOptions.SlowItemThreshold"/>; reported once, while it runs (see <see cref="SlowItemWatch"/>).
+    /// </summary>
+    /// <param name="pool">The pool's name.</param>
+    /// <param name="group">The group's name, or empty for one of the pool's own items.</param>
+    /// <param name="worker">The worker's slot (0 for the first worker, as in the thread's name "pool #1").</param>
+    /// <param name="item">The delegate's declaring type and method, or the work item's type.</param>
+    /// <param name="runningMilliseconds">How long it has been running at least.</param>
+    [Event(10, Level = EventLevel.Warning, Message = "{0}: an item of group '{1}' has been running on worker {2} for at least {4} ms: {3}")]
+    public unsafe void SlowWorkItem(string pool, string group, int worker, string item, double runningMilliseconds)
+    {
+        fixed (char* name = pool)
+        fixed (char* groupName = group)
+        fixed (char* itemName = item)
+        {
+            EventData* data = stackalloc EventData[5];
+            SetString(ref data[0], name, pool);
+            SetString(ref data[1], groupName, group);
+            SetInt(ref data[2], &worker);
+            SetString(ref data[3], itemName, item);
+            data[4].DataPointer = (nint)(&runningMilliseconds);
+            data[4].Size = sizeof(double);
+            WriteEventCore(10, 5, data);
+        }
+    }
+
     // The (pool, int, bool) events: WorkerStarted, WorkerStopped, WorkerIdleWaitStop.
     [NonEvent]
     private unsafe void Write(int eventId, string pool, int index, bool flag)

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using SlimPool.Diagnostics;
 using SlimPool.Lifecycle;
 using SlimPool.Queues;
 using SlimPool.Scheduling;
@@ -293,12 +294,15 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         SynchronizationContext groupContext = _group.SynchronizationContext;
         t_current = this;
         SynchronizationContext.SetSynchronizationContext(groupContext);
+        WorkerState? named = _pool.SlowItems is null ? null : _pool.OwnWorkerState; // the slow-item watch names the group
+        named?.SetRunningGroup(_group);
         try
         {
             RunTurn(ExecutionContext.Capture(), groupContext);
         }
         finally
         {
+            named?.SetRunningGroup(outerGroup?._group);
             t_current = outerGroup;
             SynchronizationContext.SetSynchronizationContext(outerContext);
             ItemAccounting.MarkNotAUserItem(); // the turn counted the items it ran
@@ -336,10 +340,13 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     private void RunTurn(ExecutionContext? baseline, SynchronizationContext groupContext)
     {
         WorkItemRunner runner = _pool.Runner;
+        WorkItemDurations durations = _pool.Durations;
+        bool naming = _pool.SlowItems is not null; // the slow-item watch reads what each worker runs
         int ran = 0;
         long counted = 0; // items run this turn and not yet added to _ran
         long startedAt = _maxTurnTicks == 0 ? 0 : Stopwatch.GetTimestamp();
         WorkerState? worker = _pool.OwnWorkerState; // where the pool counts this turn's items
+        naming &= worker is not null;
         while (true)
         {
             if (_pool.IsHandingBack)
@@ -363,9 +370,19 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
                 continue;
             }
 
+            if (naming)
+            {
+                worker!.SetRunning(item.StoredCallback, item.StoredState);
+            }
+
+            long sampledAt = durations.StartSample();
             runner.Execute(item, baseline, groupContext);
             _pool.OnItemCompleted(worker);
             counted++;
+            if (sampledAt != 0)
+            {
+                durations.Record(sampledAt, _group);
+            }
 
             if (++ran >= _maxItemsPerTurn || (startedAt != 0 && (ran & (ran - 1)) == 0 && Stopwatch.GetTimestamp() - startedAt >= _maxTurnTicks))
             {

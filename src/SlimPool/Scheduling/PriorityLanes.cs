@@ -188,8 +188,13 @@ internal sealed class PriorityLanes
     }
 
     // Runs a lane item inside its ticket, in the context it was queued with; the worker restores the thread afterwards.
-    private static void Run(in QueuedWorkItem item)
+    private void Run(in QueuedWorkItem item)
     {
+        if (_pool.SlowItems is not null)
+        {
+            _pool.OwnWorkerState?.SetRunning(item.StoredCallback, item.StoredState); // named as itself, not as the ticket
+        }
+
         if (item.Context is { } context)
         {
             ExecutionContext.Restore(context);
@@ -209,7 +214,7 @@ internal sealed class PriorityLanes
             {
                 if (lanes.TryTakeHighForTicket(out QueuedWorkItem high))
                 {
-                    Run(high);
+                    lanes.Run(high);
                     return;
                 }
 
@@ -230,7 +235,7 @@ internal sealed class PriorityLanes
 
             if (lanes.TryTakeLow(out QueuedWorkItem low))
             {
-                Run(low);
+                lanes.Run(low);
                 return;
             }
 

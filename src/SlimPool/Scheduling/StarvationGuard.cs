@@ -13,12 +13,12 @@ namespace SlimPool.Scheduling;
 /// <remarks>
 /// <para><b>Arming.</b> Every publish arms the guard, whatever path the item came by (a producer outside the pool, a
 /// worker, a task, a continuation) and whatever the workers were doing: after its publish and full fence the
-/// producer calls <see cref="OnQueued"/>, which reads <c>_parked</c>. The guard announces itself parked with an
-/// interlocked write (a full fence), re-checks the queue, and only then parks. Store-buffer pattern: either the
-/// guard's re-check sees the item and it does not park, or the producer sees <c>_parked == 1</c>. Of the producers
-/// that see it, the one whose exchange takes it back to 0 unparks the guard; the rest see 0 and pay nothing, so a
-/// burst costs one wake-up. While the guard watches, <c>_parked</c> stays 0 and a publish costs one read of a line
-/// nobody writes.</para>
+/// producer calls <see cref="OnQueued"/>, which reads the guard's announcement (<see cref="AnnouncedParker"/>). The
+/// guard announces itself parked with an interlocked write (a full fence), re-checks the queue, and only then parks.
+/// Store-buffer pattern: either the guard's re-check sees the item and it does not park, or the producer sees the
+/// announcement. Of the producers that see it, the one whose exchange takes it back unparks the guard; the rest pay
+/// nothing, so a burst costs one wake-up. While the guard watches, there is no announcement and a publish costs one
+/// read of a line nobody writes.</para>
 /// <para><b>What it reads.</b> After every wake the guard watches for one whole period, by the clock (stray permits
 /// cannot shorten it), and reads, at both ends, the workers' progress and busy flags and each worker's own CPU clock
 /// (<see cref="WorkerClocks"/>). A worker is <i>blocked</i> when it is not runnable now and, if it stayed busy through
@@ -66,14 +66,13 @@ internal sealed class StarvationGuard
     private readonly WorkerSet _workers;
     private readonly IWorkQueue _queue;
     private readonly int _timeoutMs;
-    private readonly Parker _parker = new();
+    private readonly AnnouncedParker _parker = new(); // its announcement is read by every publish (OnQueued)
     private readonly Thread _thread;
     private readonly string _poolName;
     private readonly EffectiveCores _cores = new();        // the guard thread's own
     private readonly WorkerClocks? _clocks = ThreadCpuClock.IsSupported ? new() : null; // the guard thread's own
     private long[] _marks = [];  // the guard thread's own: each slot's idle count when the period began
     private volatile bool _stopping;
-    private PaddedInt _parked; // 1 while the guard is parked or about to park; read by every publish
 
     public StarvationGuard(WorkerSet workers, IWorkQueue queue, int timeoutMs, string poolName)
     {
@@ -88,10 +87,7 @@ internal sealed class StarvationGuard
     /// <summary>Producer side, after the item's publish and a full fence.</summary>
     public void OnQueued()
     {
-        if (Volatile.Read(ref _parked.Value) != 0 && Interlocked.Exchange(ref _parked.Value, 0) != 0)
-        {
-            _parker.Unpark();
-        }
+        _parker.WakeIfParked();
     }
 
     public void Stop()
@@ -129,13 +125,13 @@ internal sealed class StarvationGuard
         {
             if (_queue.IsEmpty)
             {
-                Interlocked.Exchange(ref _parked.Value, 1); // announce (a full fence), then re-check
+                _parker.Announce(); // a full fence, then re-check
                 if (_queue.IsEmpty && !_stopping)
                 {
                     _parker.Park();
                 }
 
-                Volatile.Write(ref _parked.Value, 0);
+                _parker.Withdraw();
             }
 
             // Watch one full period after every wake, even if the queue emptied meanwhile: producers then unpark the

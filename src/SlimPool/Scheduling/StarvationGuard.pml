@@ -56,7 +56,7 @@
 byte items = 0;             /* queued, not taken */
 byte progress = 0;          /* WorkerSet.Progress(): items completed */
 byte idle = 0;              /* workers waiting for work (idle or searching) */
-bool guardParked = false;   /* StarvationGuard._parked */
+bool guardParked = false;   /* StarvationGuard._parker: AnnouncedParker._parked */
 bool permit = false;        /* the guard's Parker */
 byte spares = 0;
 byte blocked = 0;           /* workers blocked for ever in an item */

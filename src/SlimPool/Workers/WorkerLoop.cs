@@ -33,6 +33,8 @@ internal sealed class WorkerLoop
     private readonly Action<int>? _onThreadStart;
     private readonly Action<int>? _onThreadExit;
     private readonly bool _trackThreadClock; // a guard runs and this platform has per-thread clocks
+    private readonly WorkItemDurations _durations;
+    private readonly SlowItemWatch? _slowItems;
 
     public WorkerLoop(
         SlimThreadPool pool,
@@ -61,6 +63,8 @@ internal sealed class WorkerLoop
         _onThreadStart = options.OnThreadStart;
         _onThreadExit = options.OnThreadExit;
         _trackThreadClock = options.StarvationTimeout != Timeout.InfiniteTimeSpan && ThreadCpuClock.IsSupported;
+        _durations = pool.Durations;
+        _slowItems = pool.SlowItems;
     }
 
     /// <summary>The SynchronizationContext every item starts under: the pool's, or null.</summary>
@@ -115,6 +119,7 @@ internal sealed class WorkerLoop
                     // worker reads as idle (IdleTracker reads the queue, then the busy flags).
                     state.SetBusy(true);
                     busy = true;
+                    _slowItems?.OnWorkerBusy(); // after the fence above: see SlowItemWatch
                 }
 
                 // High items first, straight from their lane (their tickets stay queued, holding their capacity slots);
@@ -122,11 +127,21 @@ internal sealed class WorkerLoop
                 if ((_pool.Lanes is { } lanes && lanes.TryTakeHigh(out QueuedWorkItem item)) || TryDequeue(out item))
                 {
                     _idleWait.OnWorkTaken(index);
+                    if (_slowItems is not null)
+                    {
+                        state.SetRunning(item.StoredCallback, item.StoredState);
+                    }
+
+                    long sampledAt = _durations.StartSample();
                     _runner.Execute(item, cleanContext, _synchronizationContext);
                     RestoreAfterItem(thread, threadName, blocking);
                     if (ItemAccounting.TakeIsUserItem())
                     {
                         state.OnItemCompleted(); // progress for the starvation guard and the metrics
+                        if (sampledAt != 0)
+                        {
+                            _durations.Record(sampledAt, group: null);
+                        }
                     }
                     continue;
                 }

@@ -22,6 +22,10 @@ internal sealed class WorkerState
     private PaddedLong _completed;
     private PaddedLong _busyChanges; // raised and lowered in turn, from 0 (idle); odd while busy
     private int _osThreadId;         // written once per occupant, before its first SetBusy; 0: unknown
+    // What the slot's worker runs, for the slow-item watch only (written only while it is on; see SetRunning).
+    private object? _runningCallback;
+    private object? _runningState;
+    private SlimThreadPoolGroup? _runningGroup;
 
     /// <summary>
     /// User items finished in this slot (those that threw and those skipped as cancelled included; see
@@ -44,6 +48,31 @@ internal sealed class WorkerState
         get => Volatile.Read(ref _osThreadId);
         set => Volatile.Write(ref _osThreadId, value); // the slot's worker only, before its first SetBusy
     }
+
+    /// <summary>The callback of the item the slot's worker runs or ran last, as stored in the queue (slow-item watch).</summary>
+    public object? RunningCallback => Volatile.Read(ref _runningCallback);
+
+    /// <summary>The state beside <see cref="RunningCallback"/>.</summary>
+    public object? RunningState => Volatile.Read(ref _runningState);
+
+    /// <summary>The group whose turn the slot's worker runs, or null.</summary>
+    public SlimThreadPoolGroup? RunningGroup => Volatile.Read(ref _runningGroup);
+
+    /// <summary>
+    /// The slot's worker only, while the slow-item watch is on: names the item it is about to run. The watch reads
+    /// these a whole threshold (a millisecond at least) after it first saw the counts that this item's run keeps
+    /// unchanged, long after the stores became visible; it then reads the counts again, and since these are release
+    /// stores that follow the previous item's <see cref="OnItemCompleted"/>, unchanged counts mean it did not read the
+    /// next item's names (see <see cref="Diagnostics.SlowItemWatch"/>).
+    /// </summary>
+    public void SetRunning(object callback, object? state)
+    {
+        Volatile.Write(ref _runningCallback, callback);
+        Volatile.Write(ref _runningState, state);
+    }
+
+    /// <summary>The slot's worker only, while the slow-item watch is on: the group whose turn it runs (null after).</summary>
+    public void SetRunningGroup(SlimThreadPoolGroup? group) => Volatile.Write(ref _runningGroup, group);
 
     /// <summary>The slot's worker only: a user item finished (run by the worker loop, or inside a group's turn).</summary>
     public void OnItemCompleted() => Volatile.Write(ref _completed.Value, _completed.Value + 1);

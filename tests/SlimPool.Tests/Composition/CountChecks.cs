@@ -32,6 +32,14 @@ internal static class CountChecks
             yield return new Violation(Promise.Counts, $"pool.UnhandledExceptionCount = {counts.Exceptions}; the ledger counts {threw} items that threw on the pool");
         }
 
+        // The slow-item watch reports items that ran on workers, each once (an item that ran another inline may be
+        // reported again after it): never more reports than steps the pool ran, and none with the watch off.
+        long stepsRun = run.Ledger.Items.Sum(i => i.Steps.Sum(s => (long)s.PoolRuns)) + run.HarnessRuns;
+        if (run.Program.Pool.WatchSlowItems ? counts.Slow > stepsRun : counts.Slow != 0)
+        {
+            yield return new Violation(Promise.Counts, $"pool.SlowWorkItemCount = {counts.Slow}, with {stepsRun} steps run and the watch {(run.Program.Pool.WatchSlowItems ? "on" : "off")}");
+        }
+
         // A step run on a built-in thread may be the shutdown finishing a drain there (counted by the pool) or a
         // continuation the pool refused (not the pool's): the completed counts cannot be told then.
         bool undecidable = run.HarnessRunsOffWorkers > 0 || run.StepsRun.Any(s => !s.Step.ByTest && !run.IsWorker(s.Step.ThreadName) && !run.OnProgramThread(s.Step));

@@ -124,7 +124,8 @@ internal sealed partial class ProgramRun
             Pool.CancelledWorkItemCount,
             Pool.UnhandledExceptionCount,
             [.. Groups.Select(g => g.CompletedWorkItemCount)],
-            [.. Groups.Select(g => g.CancelledWorkItemCount)]);
+            [.. Groups.Select(g => g.CancelledWorkItemCount)],
+            Pool.SlowWorkItemCount);
     }
 
     private static Thread StartThread(string name, Action body)

@@ -14,17 +14,18 @@ namespace SlimPool.Tests.Diagnostics;
 public sealed class EventPipeTests
 {
     private static readonly string[] s_defaultEvents =
-        ["WorkerStarted", "WorkerStopped", "StarvationGuardFired", "BlockingScopeEnter", "BlockingScopeExit", "ShutdownRequested", "ShutdownFinished"];
+        ["WorkerStarted", "WorkerStopped", "StarvationGuardFired", "BlockingScopeEnter", "BlockingScopeExit", "ShutdownRequested", "ShutdownFinished", "SlowWorkItem"];
 
     /// <summary><c>dotnet-trace collect --providers SlimPool</c>: no keywords (0), level Informational.</summary>
     [Fact]
     public void EventPipeSession_ProviderNamedWithoutKeywordsOrLevel_RecordsWorkerGuardBlockingAndShutdownEvents()
     {
-        (string[] names, List<IReadOnlyList<object>> guardPayloads) = Trace(keywords: 0, EventLevel.Informational);
+        (string[] names, List<IReadOnlyList<object>> payloads) = Trace(keywords: 0, EventLevel.Informational);
 
         Assert.All(s_defaultEvents, name => Assert.Contains(name, names));
         Assert.DoesNotContain("WorkerIdleWaitStart", names); // verbose, and opt-in by its keyword
-        Assert.Contains(guardPayloads, payload => payload[1] is false); // the guard's firing says nothing completed
+        Assert.Contains(payloads, payload => payload[1] is false); // the guard's firing says nothing completed
+        Assert.Contains(payloads, payload => payload.Count == 5 && payload[3] is string item && item.EndsWith(nameof(TracedPoolLife.SleepThenSignal), StringComparison.Ordinal));
     }
 
     /// <summary><c>--providers SlimPool:0x2:5</c>: the idle waits as well (one pair per idle period).</summary>
@@ -74,11 +75,11 @@ public sealed class EventPipeTests
         }
     }
 
-    private static (string[] Names, List<IReadOnlyList<object>> GuardPayloads) Trace(long keywords, EventLevel level)
+    private static (string[] Names, List<IReadOnlyList<object>> Payloads) Trace(long keywords, EventLevel level)
     {
         string pool = $"pipe-{Guid.NewGuid():N}";
         var names = new ConcurrentQueue<string>();
-        var guardPayloads = new ConcurrentQueue<IReadOnlyList<object>>();
+        var payloads = new ConcurrentQueue<IReadOnlyList<object>>();
         var client = new DiagnosticsClient(Environment.ProcessId);
         using EventPipeSession session = client.StartEventPipeSession([new EventPipeProvider("SlimPool", level, keywords)], requestRundown: false);
         Task reader = Task.Factory.StartNew(
@@ -90,9 +91,9 @@ public sealed class EventPipeTests
                     if (e.ProviderName == "SlimPool" && e.PayloadValue(0) is string name && name == pool)
                     {
                         names.Enqueue(e.EventName.Replace("/", string.Empty, StringComparison.Ordinal)); // TraceEvent writes Start/Stop pairs as "X/Start"
-                        if (e.EventName == "StarvationGuardFired")
+                        if (e.EventName is "StarvationGuardFired" or "SlowWorkItem")
                         {
-                            guardPayloads.Enqueue([.. Enumerable.Range(0, e.PayloadNames.Length).Select(e.PayloadValue)]);
+                            payloads.Enqueue([.. Enumerable.Range(0, e.PayloadNames.Length).Select(e.PayloadValue)]);
                         }
                     }
                 };
@@ -104,6 +105,6 @@ public sealed class EventPipeTests
         Thread.Sleep(500); // EventPipe flushes its buffers to the stream about every 100 ms
         session.Stop();
         Bounded.Wait(reader, "the trace's reader to reach the end of the session's stream");
-        return ([.. names], [.. guardPayloads]);
+        return ([.. names], [.. payloads]);
     }
 }

@@ -22,7 +22,13 @@ public sealed class EventSourceTests
         Assert.Contains("StarvationGuardFired", events);
         Assert.Contains("ShutdownRequested", events);
         Assert.Contains("ShutdownFinished", events);
+        Assert.Contains("SlowWorkItem", events);
         Assert.Contains(listener.PayloadsOf("WorkerStarted"), payload => payload[2] is true); // the guard's spare
         Assert.Contains(listener.PayloadsOf("StarvationGuardFired"), payload => payload[1] is false); // nothing completed
+        object?[] slow = Assert.Single(listener.PayloadsOf("SlowWorkItem")); // once, though it ran three thresholds
+        Assert.Equal("", slow[1]); // the pool's own item, no group
+        Assert.Equal(0, slow[2]); // the first worker
+        Assert.Equal($"{typeof(TracedPoolLife).FullName}.{nameof(TracedPoolLife.SleepThenSignal)}", slow[3]);
+        Assert.InRange((double)slow[4]!, 100, Bounded.Timeout.TotalMilliseconds);
     }
 }
