@@ -60,12 +60,12 @@ public sealed class PeriodicTests
         Assert.Equal(1, Volatile.Read(ref started));
 
         gate.Set();
-        Bounded.Until(() => Volatile.Read(ref started) == 2, "the late tick, at once");
+        Bounded.Until(() => Volatile.Read(ref started) >= 2, "the late tick, at once");
         Bounded.Wait(pool.WaitForIdleAsync(), "the pool to idle");
         Assert.Equal(2, Volatile.Read(ref started)); // one catch-up tick, not five
 
         time.Advance(TimeSpan.FromSeconds(1)); // the schedule goes on from the late tick (6 s): next due at 7 s
-        Bounded.Until(() => Volatile.Read(ref started) == 3, "the tick after");
+        Bounded.Until(() => Volatile.Read(ref started) >= 3, "the tick after");
         Bounded.Wait(pool.WaitForIdleAsync(), "the pool to idle");
         Assert.Equal(3, Volatile.Read(ref started));
     }
