@@ -1,0 +1,159 @@
+using System.Reactive.Concurrency;
+
+namespace SlimPool.Reactive;
+
+/// <summary>
+/// An Rx scheduler whose every action runs as one item of a pool: a <see cref="SlimThreadPool"/>, a
+/// <see cref="SlimThreadPoolGroup"/> (under the group's limit: a serial group runs one action at a time), or any other
+/// <see cref="IThreadPool"/> such as <see cref="ManagedThreadPool"/>. Timed actions wait on a timer from a
+/// <see cref="System.TimeProvider"/> and are queued to the pool when due.
+/// </summary>
+/// <remarks>
+/// <para><b>No long-running path.</b> The scheduler offers <see cref="ISchedulerPeriodic"/> and
+/// <see cref="IStopwatchProvider"/> but not <see cref="ISchedulerLongRunning"/>: Rx's <c>ObserveOn</c> and other
+/// operators that find a long-running scheduler dedicate a thread to their loop, and that thread would be off the pool.
+/// Here <c>ObserveOn</c> drains its queue in pool items, one at a time per observer, so the items are ordered and
+/// the pool's (or group's) limit and fairness apply.</para>
+/// <para><b>Costs.</b> An immediate action is one pool item: one small object, which is both the item and the
+/// <see cref="IDisposable"/> returned. A delayed action adds one timer; a periodic one keeps one timer for its life.</para>
+/// <para><b>Disposal.</b> Disposing what <c>Schedule</c> returned before the action starts means it never runs;
+/// disposing it later disposes what the action returned (Rx's recursive scheduling relies on this). Disposing a
+/// periodic stops it: a tick already running finishes, and no tick starts after.</para>
+/// <para><b>Periodic ticks never overlap.</b> A periodic holds one turn: at any moment its timer is armed, or one tick
+/// is queued, or one tick runs; the timer is armed again only when a tick returns. Ticks are due at fixed times
+/// (start + n × period); a tick that finds itself late runs at once and the schedule goes on from it, so a slow tick or a
+/// busy pool delays the ticks after it but never causes a burst of them. A zero period queues each tick as soon as the
+/// one before returns.</para>
+/// <para><b>Exceptions.</b> An exception thrown by an action goes where the pool sends its items' exceptions
+/// (<see cref="SlimThreadPoolOptions.UnhandledException"/>; the worker lives on). A periodic whose action throws
+/// stops: its state is lost with the exception.</para>
+/// <para><b>A pool that no longer accepts work.</b> Calls that queue at once (an immediate <c>Schedule</c>, a due time
+/// of zero or less, a zero period) throw the pool's <see cref="ObjectDisposedException"/> to the caller, as the pool's
+/// own <c>Queue</c> does. A timer that comes due after the pool (or group) stopped accepting cannot throw to anyone: its
+/// action is dropped, never runs, and is counted in <see cref="RefusedCount"/>; a periodic stops there.</para>
+/// <para><b>Time.</b> <see cref="Now"/>, stopwatches and timers come from the <see cref="System.TimeProvider"/> given
+/// (<see cref="TimeProvider.System"/> by default), so tests can move time by hand. With the system provider, an action
+/// scheduled for an absolute time goes through <see cref="LocalScheduler"/>'s queue, which follows changes of the
+/// system clock; with another provider it waits for <c>dueTime - Now</c> by that provider's clock.</para>
+/// </remarks>
+public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
+{
+    private readonly IThreadPool _pool;
+    private readonly TimeProvider _timeProvider;
+    private long _refusedCount;
+
+    /// <summary>Creates a scheduler over <paramref name="pool"/>. The scheduler does not own the pool: it never disposes it.</summary>
+    /// <param name="pool">The pool or group whose items run the actions.</param>
+    /// <param name="timeProvider">The clock and timers; <see langword="null"/> for <see cref="TimeProvider.System"/>.</param>
+    /// <exception cref="ArgumentNullException"><paramref name="pool"/> is <see langword="null"/>.</exception>
+    public SlimPoolScheduler(IThreadPool pool, TimeProvider? timeProvider = null)
+    {
+        ArgumentNullException.ThrowIfNull(pool);
+        _pool = pool;
+        _timeProvider = timeProvider ?? TimeProvider.System;
+    }
+
+    /// <summary>The pool or group whose items run the actions.</summary>
+    public IThreadPool Pool => _pool;
+
+    /// <summary>The clock and timers the scheduler uses.</summary>
+    public TimeProvider TimeProvider => _timeProvider;
+
+    /// <summary>
+    /// How many timed actions (delayed items and periodic ticks) came due after the pool stopped accepting work, and so
+    /// never ran.
+    /// </summary>
+    public long RefusedCount => Interlocked.Read(ref _refusedCount);
+
+    /// <summary>The time by the scheduler's <see cref="System.TimeProvider"/> (<see cref="System.TimeProvider.GetUtcNow"/>).</summary>
+    public override DateTimeOffset Now => _timeProvider.GetUtcNow();
+
+    /// <summary>Queues <paramref name="action"/> as one pool item.</summary>
+    /// <typeparam name="TState">The type of the state passed to the action.</typeparam>
+    /// <param name="state">The state passed to the action.</param>
+    /// <param name="action">The action; it gets this scheduler, to schedule more work recursively.</param>
+    /// <returns>Disposing it before the action starts skips the action; later, it disposes what the action returned.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="action"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The pool (or group) no longer accepts work.</exception>
+    public override IDisposable Schedule<TState>(TState state, Func<IScheduler, TState, IDisposable> action)
+    {
+        ArgumentNullException.ThrowIfNull(action);
+        var item = new ScheduledItem<TState>(this, state, action);
+        _pool.Queue(item);
+        return item;
+    }
+
+    /// <summary>Queues <paramref name="action"/> as one pool item when <paramref name="dueTime"/> has passed.</summary>
+    /// <typeparam name="TState">The type of the state passed to the action.</typeparam>
+    /// <param name="state">The state passed to the action.</param>
+    /// <param name="dueTime">How long to wait; zero or less queues at once, as <see cref="Schedule{TState}(TState, Func{IScheduler, TState, IDisposable})"/>.</param>
+    /// <param name="action">The action; it gets this scheduler, to schedule more work recursively.</param>
+    /// <returns>Disposing it before the action starts cancels the timer and skips the action; later, it disposes what the action returned.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="action"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ObjectDisposedException">The due time is zero or less and the pool (or group) no longer accepts
+    /// work. A later due time never throws this: see <see cref="RefusedCount"/>.</exception>
+    public override IDisposable Schedule<TState>(TState state, TimeSpan dueTime, Func<IScheduler, TState, IDisposable> action)
+    {
+        ArgumentNullException.ThrowIfNull(action);
+        if (dueTime <= TimeSpan.Zero)
+        {
+            return Schedule(state, action);
+        }
+
+        var item = new DelayedItem<TState>(this, state, action);
+        item.Start(dueTime);
+        return item;
+    }
+
+    /// <summary>Queues <paramref name="action"/> as one pool item at <paramref name="dueTime"/>.</summary>
+    /// <typeparam name="TState">The type of the state passed to the action.</typeparam>
+    /// <param name="state">The state passed to the action.</param>
+    /// <param name="dueTime">When to run it; a time already past queues at once.</param>
+    /// <param name="action">The action; it gets this scheduler, to schedule more work recursively.</param>
+    /// <returns>Disposing it before the action starts skips the action; later, it disposes what the action returned.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="action"/> is <see langword="null"/>.</exception>
+    public override IDisposable Schedule<TState>(TState state, DateTimeOffset dueTime, Func<IScheduler, TState, IDisposable> action)
+    {
+        ArgumentNullException.ThrowIfNull(action);
+
+        // LocalScheduler's queue for absolute times measures with the system clock and follows its changes; a provider of
+        // another clock (a test's) must be asked instead, or its time and the system's would mix.
+        return ReferenceEquals(_timeProvider, TimeProvider.System)
+            ? base.Schedule(state, dueTime, action)
+            : Schedule(state, dueTime - Now, action);
+    }
+
+    /// <summary>Runs <paramref name="action"/> every <paramref name="period"/>, each tick one pool item; ticks never overlap.</summary>
+    /// <typeparam name="TState">The type of the state passed from tick to tick.</typeparam>
+    /// <param name="state">The state passed to the first tick.</param>
+    /// <param name="period">The time between ticks' due times; zero queues each tick as soon as the one before returns.</param>
+    /// <param name="action">The tick: takes the state the previous tick returned and returns the next.</param>
+    /// <returns>Disposing it stops the ticks: one already running finishes, none starts after.</returns>
+    /// <exception cref="ArgumentNullException"><paramref name="action"/> is <see langword="null"/>.</exception>
+    /// <exception cref="ArgumentOutOfRangeException"><paramref name="period"/> is negative.</exception>
+    /// <exception cref="ObjectDisposedException">The period is zero and the pool (or group) no longer accepts work.</exception>
+    public IDisposable SchedulePeriodic<TState>(TState state, TimeSpan period, Func<TState, TState> action)
+    {
+        ArgumentNullException.ThrowIfNull(action);
+        ArgumentOutOfRangeException.ThrowIfLessThan(period, TimeSpan.Zero);
+        var item = new PeriodicItem<TState>(this, state, period, action);
+        item.Start();
+        return item;
+    }
+
+    /// <summary>A stopwatch on the scheduler's <see cref="System.TimeProvider"/>'s timestamps.</summary>
+    /// <returns>A stopwatch started now.</returns>
+    public override IStopwatch StartStopwatch() => new TimeProviderStopwatch(_timeProvider);
+
+    /// <summary>Queues an item whose timer came due; false (and counted) if the pool no longer accepts work.</summary>
+    internal bool TryQueueDue(IWorkItem item)
+    {
+        if (_pool.TryQueue(item))
+        {
+            return true;
+        }
+
+        Interlocked.Increment(ref _refusedCount);
+        return false;
+    }
+}

@@ -1,0 +1,94 @@
+using System.Reactive.Concurrency;
+using System.Reactive.Linq;
+using System.Reactive.Subjects;
+using Microsoft.Extensions.Time.Testing;
+using SlimPool.Reactive.Tests.Infrastructure;
+using SlimPool.Tests.Infrastructure;
+
+namespace SlimPool.Reactive.Tests;
+
+/// <summary>
+/// After the pool (or group) stops accepting work: what queues at once throws to the caller; a timer that comes due
+/// drops its action and counts it.
+/// </summary>
+public sealed class ShutdownTests
+{
+    public static TheoryData<PoolKind> Kinds => new() { PoolKind.Slim, PoolKind.SerialGroup, PoolKind.Managed };
+
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public void Schedule_PoolDisposed_ThrowsObjectDisposed(PoolKind kind)
+    {
+        using var target = TestTarget.Create(kind);
+        SlimPoolScheduler scheduler = target.Pool.AsScheduler();
+        target.Pool.Dispose();
+
+        Assert.Throws<ObjectDisposedException>(() => scheduler.Schedule(() => { }));
+        Assert.Throws<ObjectDisposedException>(() => scheduler.Schedule(TimeSpan.Zero, () => { }));
+        Assert.Throws<ObjectDisposedException>(() => scheduler.SchedulePeriodic(0, TimeSpan.Zero, s => s));
+    }
+
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public void Schedule_DelayedPoolDisposedBeforeDue_IsDroppedAndCounted(PoolKind kind)
+    {
+        var time = new FakeTimeProvider();
+        using var target = TestTarget.Create(kind);
+        SlimPoolScheduler scheduler = target.Pool.AsScheduler(time);
+        int ran = 0;
+
+        using IDisposable handle = scheduler.Schedule(TimeSpan.FromSeconds(1), () => Interlocked.Increment(ref ran));
+        target.Pool.Dispose();
+        time.Advance(TimeSpan.FromSeconds(1)); // the fake clock fires the timer on this thread: refused before Advance returns
+
+        Assert.Equal(1, scheduler.RefusedCount);
+        Assert.Equal(0, Volatile.Read(ref ran));
+    }
+
+    [Theory]
+    [MemberData(nameof(Kinds))]
+    public void SchedulePeriodic_PoolDisposed_StopsAtTheFirstRefusal(PoolKind kind)
+    {
+        var time = new FakeTimeProvider();
+        using var target = TestTarget.Create(kind);
+        SlimPoolScheduler scheduler = target.Pool.AsScheduler(time);
+        int ticks = 0;
+
+        using IDisposable periodic = scheduler.SchedulePeriodic(TimeSpan.FromSeconds(1), () => Interlocked.Increment(ref ticks));
+        time.Advance(TimeSpan.FromSeconds(1));
+        Bounded.Until(() => Volatile.Read(ref ticks) == 1, "the first tick");
+        target.Pool.Dispose(); // drains: the first tick has returned, and armed the timer, when this returns
+        time.Advance(TimeSpan.FromSeconds(1));
+        time.Advance(TimeSpan.FromSeconds(10));
+
+        Assert.Equal(1, scheduler.RefusedCount);
+        Assert.Equal(1, Volatile.Read(ref ticks));
+    }
+
+    [Fact]
+    public void ObserveOn_PoolDisposed_ProducerSeesObjectDisposed()
+    {
+        using SlimThreadPool pool = TestPools.Create(workers: 2);
+        using var subject = new Subject<int>();
+        using IDisposable subscription = subject.ObserveOn(pool.AsScheduler()).Subscribe(_ => { });
+        pool.Dispose();
+
+        Assert.Throws<ObjectDisposedException>(() => subject.OnNext(1));
+    }
+
+    [Fact]
+    public void Schedule_AcceptedBeforeShutdown_StillRunsAsThePoolDrains()
+    {
+        using SlimThreadPool pool = TestPools.Create(workers: 1);
+        using var gate = new ManualResetEventSlim();
+        pool.Queue(() => Bounded.Wait(gate, "the gate"));
+        int ran = 0;
+
+        using IDisposable handle = pool.AsScheduler().Schedule(() => Interlocked.Increment(ref ran));
+        Task<ShutdownResult> shutdown = pool.ShutdownAsync(ShutdownMode.Drain);
+        gate.Set();
+        Bounded.Wait(shutdown, "the drain");
+
+        Assert.Equal(1, Volatile.Read(ref ran));
+    }
+}
