@@ -29,6 +29,15 @@ public sealed partial class SlimThreadPool
     /// </summary>
     public SynchronizationContext SynchronizationContext => _synchronizationContext;
 
+    /// <summary>
+    /// A <see cref="System.IO.Pipelines.PipeScheduler"/> that runs each continuation a pipe schedules as one of this
+    /// pool's items, for <see cref="System.IO.Pipelines.PipeOptions"/>' reader and writer schedulers: nothing is allocated
+    /// per continuation; a continuation is never refused for back-pressure (it is the rest of someone's read or flush),
+    /// and one that comes after the pool stopped accepting work runs on the built-in thread pool, as a late <c>Post</c>
+    /// to <see cref="SynchronizationContext"/> does. The same instance on every read.
+    /// </summary>
+    public System.IO.Pipelines.PipeScheduler PipeScheduler => _synchronizationContext.PipeScheduler;
+
     /// <summary>Runs <paramref name="action"/> on the pool; the task completes when it returns or throws.</summary>
     /// <param name="action">The work.</param>
     /// <param name="cancellationToken">If cancelled before the work starts, the work is skipped and the task ends cancelled; the

@@ -87,6 +87,13 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
     /// </summary>
     public SynchronizationContext SynchronizationContext => Volatile.Read(ref _synchronizationContext) ?? MakeSynchronizationContext();
 
+    /// <summary>
+    /// A <see cref="System.IO.Pipelines.PipeScheduler"/> that runs each continuation a pipe schedules as one of the
+    /// group's items (a serial group runs them one at a time, in order), as the pool's
+    /// <see cref="SlimThreadPool.PipeScheduler"/> does for the pool. Made on first use; the same instance on every read.
+    /// </summary>
+    public System.IO.Pipelines.PipeScheduler PipeScheduler => ((SlimSynchronizationContext)SynchronizationContext).PipeScheduler;
+
     /// <summary>The previous group in the pool's list of groups not yet shut down (under the pool's lock).</summary>
     internal SlimThreadPoolGroup? PreviousInPool { get; set; }
 
