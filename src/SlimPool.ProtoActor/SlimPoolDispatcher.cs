@@ -22,7 +22,10 @@ namespace SlimPool.ProtoActor;
 /// mailbox run goes to the built-in <see cref="ThreadPool"/> instead, exactly as Proto's
 /// <see cref="ThreadPoolDispatcher"/> would queue it. No message is lost and an actor never stalls with messages in its
 /// mailbox, so stops, poison pills and the actor system's own shutdown still complete; <see cref="FallbackRunCount"/>
-/// counts those runs, so that a pool disposed too early shows.</para>
+/// counts those runs, so that a pool disposed too early shows. A pool shut down with <see cref="ShutdownMode.Abandon"/>
+/// hands its queued runs back in <see cref="ShutdownResult.AbandonedItems"/>: Proto counts each of those mailboxes as
+/// busy until its run runs, so run them (<see cref="AbandonedWorkItem.Run"/>) or those actors never process another
+/// message, their stop included.</para>
 /// <para><b>Cost.</b> Proto's mailbox hands <see cref="Schedule"/> a delegate per run (its own allocation); this
 /// dispatcher queues that delegate as the state of one static callback, which costs SlimPool no allocation, and from a
 /// worker of the pool (an actor telling another actor) it goes to that worker's own queue.</para>
