@@ -69,6 +69,46 @@ public sealed class SlimPoolDispatcherTests
     }
 
     [Fact]
+    public void Schedule_ReusedRunner_AllocatesNothingOnTheCaller()
+    {
+        const int Runs = 100_000;
+        using SlimThreadPool pool = ProtoSystems.Pool(ProtoSystems.UniqueName());
+        var dispatcher = new SlimPoolDispatcher(pool);
+        int ran = 0;
+        Func<Task> runner = () =>
+        {
+            Interlocked.Increment(ref ran);
+            return Task.CompletedTask;
+        };
+
+        void Burst()
+        {
+            for (int i = 0; i < Runs; i++)
+            {
+                dispatcher.Schedule(runner);
+            }
+        }
+
+        Burst(); // warm-up: JIT, queue growth
+        Bounded.Until(() => Volatile.Read(ref ran) == Runs, "the warm-up burst");
+        var allocations = new List<long>();
+        for (int attempt = 1; attempt <= 3; attempt++)
+        {
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            Burst();
+            allocations.Add(GC.GetAllocatedBytesForCurrentThread() - before);
+            Bounded.Until(() => Volatile.Read(ref ran) == Runs * (attempt + 1), "the measured burst");
+            if (allocations[^1] == 0)
+            {
+                break;
+            }
+        }
+
+        // Proto's mailbox allocates its runner per run; queueing it on the pool must add nothing.
+        Assert.True(allocations[^1] == 0, $"every measured burst allocated on the caller: {string.Join(", ", allocations)} bytes");
+    }
+
+    [Fact]
     public void Schedule_RunnerThatFaults_ReachesThePoolsUnhandledExceptionHandler()
     {
         var reported = new TaskCompletionSource<Exception>(TaskCreationOptions.RunContinuationsAsynchronously);
