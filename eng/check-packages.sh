@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(SlimPool SlimPool.Extensions.DependencyInjection SlimPool.Akka SlimPool.Reactive)
+packages=(SlimPool SlimPool.Extensions.DependencyInjection SlimPool.Akka SlimPool.Reactive SlimPool.ProtoActor)
 
 pack_args=()
 for arg in "$@"; do

@@ -52,6 +52,32 @@ public sealed class ScenarioSmokeTests
     }
 
     [Fact]
+    public void Measure_ProtoPingPongOnProtosThreadPoolDispatcher_ReportsAPositivePrimaryValue()
+    {
+        IScenario scenario = ScenarioCatalog.Find("proto-pingpong")!;
+        var context = new CaseContext(BenchMode.Quick, NanosecondsPerIteration: 1.0, Cores: Environment.ProcessorCount);
+        BenchCase benchCase = scenario.Cases(context)[0];
+        PoolDefinition pool = PoolCatalog.Find(PoolCatalog.ProtoThreadPoolName)!;
+
+        Measurement measurement = pool.Measure(scenario, benchCase, benchCase.Setup);
+
+        Assert.True(measurement.Primary.Value > 0, $"proto-pingpong on {pool.Name}: {measurement.Primary}");
+        Assert.Contains(pool.Name, benchCase.ExtraPools);
+    }
+
+    [Fact]
+    public void Supports_ProtoScenario_TheReferenceSlimPoolAndProtosDispatchersOnly()
+    {
+        IScenario proto = ScenarioCatalog.Find("proto-pingpong")!;
+        IScenario drain = ScenarioCatalog.Find("queue-drain")!;
+
+        Assert.All(PoolCatalog.All.Where(p => p.Name is PoolCatalog.ReferenceName or "SlimPool"), p => Assert.True(p.Supports(proto), p.Name));
+        Assert.All(PoolCatalog.All.Where(p => p is PoolDefinition.ProtoDispatcher), p => Assert.True(p.Supports(proto) && !p.Supports(drain), p.Name));
+        Assert.All(PoolCatalog.All.Where(p => p is PoolDefinition.Adapter or PoolDefinition.AkkaExecutor), p => Assert.False(p.Supports(proto), p.Name));
+        Assert.Throws<NotSupportedException>(() => PoolCatalog.Find(PoolCatalog.ProtoThreadPoolName)!.Measure(drain, drain.Cases(new CaseContext(BenchMode.Quick, 1.0, 2))[0], default));
+    }
+
+    [Fact]
     public void Supports_AkkaScenarioAndPoolScenario_EachRowRunsOnlyWhatItCan()
     {
         IScenario akka = ScenarioCatalog.Find("akka-pingpong")!;

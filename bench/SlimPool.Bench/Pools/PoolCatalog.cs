@@ -13,6 +13,9 @@ internal static class PoolCatalog
     /// <summary>Akka's channel executor (an extra row of akka-pingpong).</summary>
     public const string AkkaChannelName = "Akka channel";
 
+    /// <summary>Proto.Actor's ThreadPoolDispatcher (an extra row of proto-pingpong).</summary>
+    public const string ProtoThreadPoolName = "Proto ThreadPoolDispatcher";
+
     public static IReadOnlyList<PoolDefinition> All { get; } =
     [
         new PoolDefinition.BuiltIn(ReferenceName, "System.Threading.ThreadPool at its best: UnsafeQueueUserWorkItem(IThreadPoolWorkItem, preferLocal), Task.Run; the reference"),
@@ -30,6 +33,7 @@ internal static class PoolCatalog
         new PoolDefinition.Adapter("Naive", "one Queue<T> under one lock, N threads, Monitor.Wait/Pulse (seed 003's baseline)", s => new NaiveThreadPool(s.Workers ?? Environment.ProcessorCount)),
         new PoolDefinition.AkkaExecutor(AkkaForkJoinName, "Akka.NET's ForkJoinDispatcher: a dedicated thread pool, one thread per core (Akka scenarios only)", () => AkkaExecutors.ForkJoin),
         new PoolDefinition.AkkaExecutor(AkkaChannelName, "Akka.NET's channel-executor: a Channels-based TaskScheduler on the built-in pool (Akka scenarios only)", () => AkkaExecutors.Channel),
+        new PoolDefinition.ProtoDispatcher(ProtoThreadPoolName, "Proto.Actor's ThreadPoolDispatcher: Task.Factory.StartNew on the built-in pool per mailbox run (Proto scenarios only)", ProtoDispatchers.ThreadPool),
     ];
 
     public static PoolDefinition Reference => All[0];

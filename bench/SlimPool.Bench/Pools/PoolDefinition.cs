@@ -26,9 +26,10 @@ internal abstract class PoolDefinition(string name, string description, bool isD
 
     /// <summary>
     /// Whether this row can run <paramref name="scenario"/>: pool drivers run the pool scenarios, Akka executors the
-    /// dispatcher scenarios, and the reference and SlimPool rows both (as Akka's default executor and SlimPool.Akka's).
+    /// Akka scenarios, Proto.Actor dispatchers the Proto scenarios, and the reference and SlimPool rows all of them (as
+    /// Akka's default executor and SlimPool.Akka's, Proto's default dispatcher and SlimPool.ProtoActor's).
     /// </summary>
-    public virtual bool Supports(IScenario scenario) => scenario is not IDispatcherScenario;
+    public virtual bool Supports(IScenario scenario) => scenario is not (IDispatcherScenario or IProtoDispatcherScenario);
 
     /// <summary>The built-in pool at its best: the reference.</summary>
     public sealed class BuiltIn(string name, string description) : PoolDefinition(name, description, isDefault: true)
@@ -40,9 +41,12 @@ internal abstract class PoolDefinition(string name, string description, bool isD
         public override Measurement Measure(IScenario scenario, BenchCase benchCase, PoolSetup setup)
         {
             BuiltInPool.Apply(setup);
-            return scenario is IDispatcherScenario dispatcher
-                ? dispatcher.MeasureOnDispatcher(benchCase, AkkaExecutors.BuiltIn)
-                : scenario.Measure(benchCase, new BuiltInPool());
+            return scenario switch
+            {
+                IDispatcherScenario akka => akka.MeasureOnDispatcher(benchCase, AkkaExecutors.BuiltIn),
+                IProtoDispatcherScenario proto => proto.MeasureOnDispatcher(benchCase, ProtoDispatchers.Default),
+                _ => scenario.Measure(benchCase, new BuiltInPool()),
+            };
         }
     }
 
@@ -60,7 +64,9 @@ internal abstract class PoolDefinition(string name, string description, bool isD
             }
 
             using var pool = new SlimThreadPool(options(setup));
-            return scenario.Measure(benchCase, new SlimPoolDriver(pool));
+            return scenario is IProtoDispatcherScenario proto
+                ? proto.MeasureOnDispatcher(benchCase, ProtoDispatchers.Slim(pool))
+                : scenario.Measure(benchCase, new SlimPoolDriver(pool));
         }
     }
 
@@ -89,5 +95,20 @@ internal abstract class PoolDefinition(string name, string description, bool isD
             scenario is IDispatcherScenario dispatcher
                 ? dispatcher.MeasureOnDispatcher(benchCase, hocon())
                 : throw new NotSupportedException($"{Name} is an Akka.NET executor: it runs only the Akka scenarios.");
+    }
+
+    /// <summary>One of Proto.Actor's own dispatchers: an extra row of the Proto scenarios only.</summary>
+    public sealed class ProtoDispatcher(string name, string description, Func<Proto.Mailbox.IDispatcher> create)
+        : PoolDefinition(name, description, isDefault: false)
+    {
+        public override bool Supports(IScenario scenario) => scenario is IProtoDispatcherScenario;
+
+        public override Measurement Measure(IScenario scenario, BenchCase benchCase, PoolSetup setup)
+        {
+            BuiltInPool.Apply(setup); // the dispatcher runs on the built-in pool, sized as the reference is
+            return scenario is IProtoDispatcherScenario proto
+                ? proto.MeasureOnDispatcher(benchCase, create())
+                : throw new NotSupportedException($"{Name} is a Proto.Actor dispatcher: it runs only the Proto scenarios.");
+        }
     }
 }

@@ -19,6 +19,7 @@ internal static class ScenarioCatalog
         new IdleCpuScenario(),
         new NeighbourScenario(),
         new AkkaPingPongScenario(),
+        new ProtoPingPongScenario(),
     ];
 
     public static IScenario? Find(string name) => All.FirstOrDefault(s => s.Name.Equals(name, StringComparison.OrdinalIgnoreCase));

@@ -14,6 +14,7 @@ public sealed class PublicApiTests
         ["SlimPool.Extensions.DependencyInjection"] = typeof(Microsoft.Extensions.DependencyInjection.SlimThreadPoolServiceCollectionExtensions).Assembly,
         ["SlimPool.Akka"] = typeof(SlimPool.Akka.SlimPoolExecutorServiceConfigurator).Assembly,
         ["SlimPool.Reactive"] = typeof(SlimPool.Reactive.SlimPoolScheduler).Assembly,
+        ["SlimPool.ProtoActor"] = typeof(SlimPool.ProtoActor.SlimPoolDispatcher).Assembly,
     };
 
     public static TheoryData<string> Packages => new(s_packages.Keys.Order(StringComparer.Ordinal));
