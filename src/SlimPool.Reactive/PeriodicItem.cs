@@ -1,3 +1,5 @@
+using SlimPool.Queues;
+
 namespace SlimPool.Reactive;
 
 /// <summary>
@@ -13,7 +15,7 @@ namespace SlimPool.Reactive;
 /// monotonic clock). A tick that ends after the next due time makes that next tick due now, and the ones after follow
 /// from there: a late periodic catches up by one tick, never by a burst.</para>
 /// </remarks>
-internal sealed class PeriodicItem<TState> : IWorkItem, IDisposable
+internal sealed class PeriodicItem<TState> : IWorkItem, IDisposable, INamedWorkItem
 {
     private static readonly TimerCallback s_due = static item => ((PeriodicItem<TState>)item!).OnDue();
 
@@ -87,6 +89,9 @@ internal sealed class PeriodicItem<TState> : IWorkItem, IDisposable
     }
 
     public void Dispose() => Stop();
+
+    /// <summary>The tick and its state, for the pool's slow-item watch: it names the user's delegate, not this type.</summary>
+    (object? Callback, object? State) INamedWorkItem.NameParts => (_action, _state);
 
     // After a tick returned: keep its state, then arm the timer for the next due time, or queue the next tick if it is
     // already due.

@@ -1,4 +1,5 @@
 using System.Reactive.Concurrency;
+using SlimPool.Queues;
 
 namespace SlimPool.Reactive;
 
@@ -11,7 +12,7 @@ namespace SlimPool.Reactive;
 /// <see cref="DisposedSentinel"/> once the caller disposed. Each side swaps it with one interlocked operation, so an
 /// action that returns while the caller disposes has its result disposed by whichever side comes second.
 /// </remarks>
-internal class ScheduledItem<TState> : IWorkItem, IDisposable
+internal class ScheduledItem<TState> : IWorkItem, INamedWorkItem, IDisposable
 {
     private readonly SlimPoolScheduler _scheduler;
     private TState _state;
@@ -27,6 +28,9 @@ internal class ScheduledItem<TState> : IWorkItem, IDisposable
 
     protected SlimPoolScheduler Scheduler => _scheduler;
 
+    /// <summary>The action and its state, for the pool's slow-item watch: it names the user's delegate, not this type.</summary>
+    (object? Callback, object? State) INamedWorkItem.NameParts => (Volatile.Read(ref _action), _state);
+
     protected bool IsDisposed => Volatile.Read(ref _result) is DisposedSentinel;
 
     /// <summary>Runs the action on the pool, unless the caller disposed first. Queued once, so runs once.</summary>
@@ -34,14 +38,24 @@ internal class ScheduledItem<TState> : IWorkItem, IDisposable
     {
         Func<IScheduler, TState, IDisposable>? action = _action;
         TState state = _state;
-        _action = null;      // what the action holds is released as soon as it is done with
-        _state = default!;
         if (action is null || IsDisposed)
         {
+            _action = null;
+            _state = default!;
             return;
         }
 
-        IDisposable result = action(_scheduler, state);
+        IDisposable result;
+        try
+        {
+            result = action(_scheduler, state);
+        }
+        finally
+        {
+            _action = null;      // what the action holds is released as soon as it is done with (kept while it runs: NameParts)
+            _state = default!;
+        }
+
         if (Interlocked.CompareExchange(ref _result, result, null) is not null)
         {
             result.Dispose(); // the caller disposed while the action ran

@@ -61,7 +61,7 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
 
     /// <summary>
     /// How many timed actions (delayed items and periodic ticks) came due after the pool stopped accepting work, and so
-    /// never ran.
+    /// never ran. A bounded pool that is full only delays them: they are queued past the bound, as continuations are.
     /// </summary>
     public long RefusedCount => Interlocked.Read(ref _refusedCount);
 
@@ -145,10 +145,17 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
     /// <returns>A stopwatch started now.</returns>
     public override IStopwatch StartStopwatch() => new TimeProviderStopwatch(_timeProvider);
 
-    /// <summary>Queues an item whose timer came due; false (and counted) if the pool no longer accepts work.</summary>
+    /// <summary>
+    /// Queues an item whose timer came due; false (and counted) if the pool no longer accepts work. Nobody waits on a
+    /// timer, so on SlimPool's pools and groups the item is queued as the pool's own continuations are: never refused or
+    /// delayed by a <see cref="SlimThreadPoolOptions.BoundedCapacity"/>, only once the target has shut down. Another
+    /// <see cref="IThreadPool"/> is asked with <see cref="IThreadPool.TryQueue(IWorkItem)"/>, and a refusal counts as
+    /// shut down.
+    /// </summary>
     internal bool TryQueueDue(IWorkItem item)
     {
-        if (_pool.TryQueue(item))
+        bool queued = _pool is Async.ISchedulingTarget target ? target.TryEnqueue(item, null) : _pool.TryQueue(item);
+        if (queued)
         {
             return true;
         }

@@ -7,6 +7,7 @@ public sealed partial class SlimThreadPool
 {
     private readonly SlimSynchronizationContext _synchronizationContext;
     private readonly SlimTaskScheduler _taskScheduler;
+    private readonly SlimPipeScheduler _pipeScheduler;
 
     /// <summary>
     /// A <see cref="System.Threading.Tasks.TaskScheduler"/> that runs tasks as items of this pool, for
@@ -36,7 +37,7 @@ public sealed partial class SlimThreadPool
     /// and one that comes after the pool stopped accepting work runs on the built-in thread pool, as a late <c>Post</c>
     /// to <see cref="SynchronizationContext"/> does. The same instance on every read.
     /// </summary>
-    public System.IO.Pipelines.PipeScheduler PipeScheduler => _synchronizationContext.PipeScheduler;
+    public System.IO.Pipelines.PipeScheduler PipeScheduler => _pipeScheduler;
 
     /// <summary>Runs <paramref name="action"/> on the pool; the task completes when it returns or throws.</summary>
     /// <param name="action">The work.</param>

@@ -240,8 +240,19 @@ public sealed partial class SlimThreadPool
         {
             SynchronizationContext? outerSyncContext = SynchronizationContext.Current;
             SynchronizationContext.SetSynchronizationContext(pool._loop.SynchronizationContext);
+            WorkerState? worker = pool.OwnWorkerState;
+            if (pool._slowItems is null || worker is null)
+            {
+                pool._runner.Execute(item, restoreContext: null, outerSyncContext);
+                pool.OnItemCompleted(worker);
+                return;
+            }
+
+            // The slow-item watch names the inline item as itself, outside any group, and the outer item again after.
+            var outer = worker.EnterNested(item.StoredCallback, item.StoredState);
             pool._runner.Execute(item, restoreContext: null, outerSyncContext);
-            pool.OnItemCompleted(pool.OwnWorkerState);
+            pool.OnItemCompleted(worker);
+            worker.RestoreRunning(outer);
         }
     }
 

@@ -78,6 +78,7 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
         _runner = new WorkItemRunner(options.UnhandledException);
         _synchronizationContext = new SlimSynchronizationContext(this);
         _taskScheduler = new SlimTaskScheduler(this);
+        _pipeScheduler = new SlimPipeScheduler(this);
         _gate = options.BoundedCapacity is int capacity ? new CapacityGate(capacity) : null;
         _onItemSkipped = () => Interlocked.Increment(ref _cancelledCount);
 

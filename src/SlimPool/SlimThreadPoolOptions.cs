@@ -293,9 +293,10 @@ public sealed class SlimThreadPoolOptions
     /// The slow-item detector: an item still running this long after it started is reported once, while it runs,
     /// through the <c>SlowWorkItem</c> trace event (with the pool, the group, the worker and what names the item: the
     /// delegate's method, or the work item's type) and counted in <see cref="SlimThreadPool.SlowWorkItemCount"/> and
-    /// <c>slimpool.work_item.slow</c>. A watch thread looks at the workers every quarter of the threshold (at most
-    /// every millisecond), so an item that runs 1.25 times the threshold is always reported and a shorter one past the
-    /// threshold may be; an item that blocks (a deadlock, a lost reply) is reported though it never returns. Workers
+    /// <c>slimpool.work_item.slow</c>. A watch thread looks at the workers every eighth of the threshold (at most
+    /// every millisecond), and again when an item it saw reaches the threshold, so an item is reported once it has run
+    /// 1.125 times the threshold plus the watch thread's wake-up delays, a millisecond or two (a shorter one past the
+    /// threshold may be); an item that blocks (a deadlock, a lost reply) is reported though it never returns. Workers
     /// pay two stores per item while it is on, nothing while it is off. The watch sleeps while every worker is idle. At
     /// least one millisecond, or <see cref="Timeout.InfiniteTimeSpan"/> to turn the detector off. Default:
     /// <see cref="Timeout.InfiniteTimeSpan"/> (off).

@@ -17,8 +17,6 @@ namespace SlimPool.Async;
 /// </remarks>
 internal sealed class SlimSynchronizationContext(ISchedulingTarget target) : SynchronizationContext
 {
-    private SlimPipeScheduler? _pipeScheduler; // made on first use: a group keeps nothing for it until then
-
     private static readonly WaitCallback s_runElsewhere = static state =>
     {
         var (callback, argument) = ((SendOrPostCallback, object?))state!;
@@ -56,21 +54,6 @@ internal sealed class SlimSynchronizationContext(ISchedulingTarget target) : Syn
     }
 
     public override SynchronizationContext CreateCopy() => this;
-
-    /// <summary>The target's <see cref="System.IO.Pipelines.PipeScheduler"/>: one per context, so one per pool or group.</summary>
-    public SlimPipeScheduler PipeScheduler
-    {
-        get
-        {
-            if (Volatile.Read(ref _pipeScheduler) is { } scheduler)
-            {
-                return scheduler;
-            }
-
-            Interlocked.CompareExchange(ref _pipeScheduler, new SlimPipeScheduler(target), null);
-            return _pipeScheduler!;
-        }
-    }
 
     // Run or Abandon is called exactly once (the queue hands each item to one taker), then Wait returns.
     private sealed class SendCall(SendOrPostCallback callback, object? state) : IWorkItem, IAbandonable

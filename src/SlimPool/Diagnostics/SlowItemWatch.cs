@@ -9,16 +9,17 @@ namespace SlimPool.Diagnostics;
 
 /// <summary>
 /// The slow-item detector (<see cref="SlimThreadPoolOptions.SlowItemThreshold"/>): a thread that looks at every worker
-/// slot each quarter threshold and reports, once, an item that is still running a threshold after the watch first saw
+/// slot each eighth of the threshold and reports, once, an item that is still running a threshold after the watch first saw
 /// it, while it runs, with what names it.
 /// </summary>
 /// <remarks>
 /// <para><b>Same item.</b> A worker slot's finished count (<see cref="WorkerState.Completed"/>) and its busy count
 /// (<see cref="WorkerState.BusyChanges"/>) change when an item finishes and when the worker goes idle or wakes. A slot
 /// seen busy with both counts unchanged since an earlier look has been running one item since that look, so the item
-/// is reported when now minus that look's time reaches the threshold: what the report says ran is a lower bound, and an
-/// item running 1.25 thresholds is always caught (the first look that sees it is at most a quarter threshold after it
-/// started). A worker running a group's turn finishes a count per group item, so the watch sees each of its items
+/// is reported when now minus that look's time reaches the threshold: what the report says ran is a lower bound. The
+/// watch looks every eighth of the threshold (at most every millisecond) to see new items, and at the moment an item
+/// seen earlier reaches the threshold, so an item is caught once it has run 1.125 thresholds (the first look that sees
+/// it is at most a period after it started) plus the watch thread's wake-up delays (it sleeps in whole milliseconds). A worker running a group's turn finishes a count per group item, so the watch sees each of its items
 /// (<see cref="GroupTurns"/> names them); a worker inside a blocking scope is holding its slot all the same and is
 /// reported like any other.</para>
 /// <para><b>Naming.</b> Workers store the callback and state they are about to run while the watch is on
@@ -34,6 +35,10 @@ namespace SlimPool.Diagnostics;
 /// </remarks>
 internal sealed class SlowItemWatch
 {
+    // SlimPool's packages: their delegates (an adapter's callback) carry the user's work as their state.
+    private static readonly HashSet<string> s_packages =
+        ["SlimPool", "SlimPool.Akka", "SlimPool.ProtoActor", "SlimPool.Reactive", "SlimPool.Extensions.DependencyInjection"];
+
     private readonly WorkerSet _workers;
     private readonly string _poolName;
     private readonly long _thresholdTicks;
@@ -49,7 +54,7 @@ internal sealed class SlowItemWatch
         _workers = workers;
         _poolName = poolName;
         _thresholdTicks = (long)(threshold.TotalSeconds * Stopwatch.Frequency);
-        _periodMs = Math.Max(1, SlimThreadPoolOptions.ToWholeMilliseconds(threshold) / 4);
+        _periodMs = Math.Max(1, SlimThreadPoolOptions.ToWholeMilliseconds(threshold) / 8);
         _thread = new Thread(Run) { IsBackground = true, Name = $"{poolName} slow-item watch" };
         _thread.UnsafeStart();
     }
@@ -78,7 +83,8 @@ internal sealed class SlowItemWatch
     {
         while (!_stopping)
         {
-            if (!Look(Stopwatch.GetTimestamp()))
+            int wait = Look(Stopwatch.GetTimestamp());
+            if (wait < 0)
             {
                 _parker.Announce(); // a full fence, then re-check: see the remarks
                 if (!AnyBusy() && !_stopping)
@@ -90,7 +96,7 @@ internal sealed class SlowItemWatch
                 continue;
             }
 
-            _parker.Park(_periodMs); // a stray permit only brings the next look forward
+            _parker.Park(wait); // a stray permit only brings the next look forward
         }
     }
 
@@ -108,8 +114,9 @@ internal sealed class SlowItemWatch
         return false;
     }
 
-    // One look at every slot; returns whether any worker was busy.
-    private bool Look(long now)
+    // One look at every slot. Returns how long to wait before the next, in milliseconds: a period, to see new items
+    // early, or less, to be there when an item seen earlier reaches the threshold; -1 when no worker is busy.
+    private int Look(long now)
     {
         int count = _workers.SlotCount;
         if (_slots.Length < count)
@@ -118,6 +125,7 @@ internal sealed class SlowItemWatch
         }
 
         bool anyBusy = false;
+        long nextDeadline = long.MaxValue;
         for (int index = 0; index < count; index++)
         {
             ref Slot slot = ref _slots[index];
@@ -134,11 +142,18 @@ internal sealed class SlowItemWatch
             if (!ReferenceEquals(slot.State, state) || slot.BusyChanges != changes || slot.Completed != completed)
             {
                 slot = new Slot(state, changes, completed, now);
+                nextDeadline = Math.Min(nextDeadline, now + _thresholdTicks);
                 continue;
             }
 
-            if (slot.Reported || now - slot.FirstSeen < _thresholdTicks)
+            if (slot.Reported)
             {
+                continue;
+            }
+
+            if (now - slot.FirstSeen < _thresholdTicks)
+            {
+                nextDeadline = Math.Min(nextDeadline, slot.FirstSeen + _thresholdTicks);
                 continue;
             }
 
@@ -159,14 +174,21 @@ internal sealed class SlowItemWatch
             }
         }
 
-        return anyBusy;
+        if (!anyBusy)
+        {
+            return -1;
+        }
+
+        long untilDeadline = nextDeadline == long.MaxValue ? long.MaxValue : (nextDeadline - now) * 1000 / Stopwatch.Frequency;
+        return (int)Math.Clamp(untilDeadline + 1, 1, _periodMs); // + 1: a park rounds down to whole milliseconds
     }
 
     /// <summary>
     /// What names an item cheaply, without a stack: the user's delegate's declaring type and method, or the work item's
-    /// type. A delegate of the pool's or the runtime's own that carries the user's object as its state (a task, an
-    /// <see cref="IThreadPoolWorkItem"/>, an await's continuation posted to the pool's context) is named by that object:
-    /// its type, or the method of the delegate it is (an async method's continuation names its state machine).
+    /// type. A delegate of the pool's, an adapter's or the framework's own that carries the user's object as its state (a
+    /// task, an <see cref="IThreadPoolWorkItem"/>, an await's continuation posted to the pool's context, an Rx action) is
+    /// named by that object: its type, or the method of the delegate it is (an async method's continuation names its
+    /// state machine). An adapter's item that knows what the user gave it says so (<see cref="INamedWorkItem"/>).
     /// </summary>
     internal static string Describe(object? callback, object? state)
     {
@@ -176,10 +198,21 @@ internal sealed class SlowItemWatch
         }
 
         var stored = new QueuedWorkItem(callback, state, context: null);
-        object user = stored.UserCallback;
+        object? user = stored.UserCallback;
         object? userState = stored.UserState;
-        while (user is Delegate d)
+        for (int depth = 0; depth < 8 && user is not null; depth++)
         {
+            if (user is INamedWorkItem named)
+            {
+                (user, userState) = named.NameParts; // an adapter's item: what the user gave it
+                continue;
+            }
+
+            if (user is not Delegate d)
+            {
+                return user.GetType().ToString();
+            }
+
             MethodInfo method = d.Method;
             if (!IsPlumbing(method.DeclaringType) || userState is null)
             {
@@ -190,11 +223,21 @@ internal sealed class SlowItemWatch
             userState = null;
         }
 
-        return user.GetType().ToString();
+        return user?.GetType().ToString() ?? "(unknown)";
     }
 
-    private static bool IsPlumbing(Type? type) =>
-        type is null || type.Assembly == typeof(SlowItemWatch).Assembly || type.Assembly == typeof(object).Assembly;
+    // The pool's, its adapters' and the framework's own delegates, which carry the user's work as their state.
+    private static bool IsPlumbing(Type? type)
+    {
+        if (type is null || type.Assembly == typeof(object).Assembly)
+        {
+            return true;
+        }
+
+        string? assembly = type.Assembly.GetName().Name;
+        return assembly is not null && (s_packages.Contains(assembly) || assembly.StartsWith("System.", StringComparison.Ordinal));
+    }
+
 
     private record struct Slot(WorkerState? State, long BusyChanges, long Completed, long FirstSeen)
     {

@@ -294,7 +294,10 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         SynchronizationContext groupContext = _group.SynchronizationContext;
         t_current = this;
         SynchronizationContext.SetSynchronizationContext(groupContext);
-        WorkerState? named = _pool.SlowItems is null ? null : _pool.OwnWorkerState; // the slow-item watch names the group
+        // The slow-item watch names each item with the group, and the outer item again after (a turn run inside an item,
+        // by a Dispose on a worker).
+        WorkerState? named = _pool.SlowItems is null ? null : _pool.OwnWorkerState;
+        var outerItem = named?.EnterNested(this, null) ?? default;
         named?.SetRunningGroup(_group);
         try
         {
@@ -302,7 +305,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         }
         finally
         {
-            named?.SetRunningGroup(outerGroup?._group);
+            named?.RestoreRunning(outerItem);
             t_current = outerGroup;
             SynchronizationContext.SetSynchronizationContext(outerContext);
             ItemAccounting.MarkNotAUserItem(); // the turn counted the items it ran
@@ -375,7 +378,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
                 worker!.SetRunning(item.StoredCallback, item.StoredState);
             }
 
-            long sampledAt = durations.StartSample();
+            long sampledAt = worker is null ? 0 : durations.StartSample(); // timed on workers only (WorkItemDurations)
             runner.Execute(item, baseline, groupContext);
             _pool.OnItemCompleted(worker);
             counted++;

@@ -90,9 +90,10 @@ public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
     /// <summary>
     /// A <see cref="System.IO.Pipelines.PipeScheduler"/> that runs each continuation a pipe schedules as one of the
     /// group's items (a serial group runs them one at a time, in order), as the pool's
-    /// <see cref="SlimThreadPool.PipeScheduler"/> does for the pool. Made on first use; the same instance on every read.
+    /// <see cref="SlimThreadPool.PipeScheduler"/> does for the pool. A new one, of a few bytes, on each read: the group
+    /// keeps nothing for it (an idle group stays small), so read it once for a pipe's options.
     /// </summary>
-    public System.IO.Pipelines.PipeScheduler PipeScheduler => ((SlimSynchronizationContext)SynchronizationContext).PipeScheduler;
+    public System.IO.Pipelines.PipeScheduler PipeScheduler => new SlimPipeScheduler(this);
 
     /// <summary>The previous group in the pool's list of groups not yet shut down (under the pool's lock).</summary>
     internal SlimThreadPoolGroup? PreviousInPool { get; set; }

@@ -74,6 +74,26 @@ internal sealed class WorkerState
     /// <summary>The slot's worker only, while the slow-item watch is on: the group whose turn it runs (null after).</summary>
     public void SetRunningGroup(SlimThreadPoolGroup? group) => Volatile.Write(ref _runningGroup, group);
 
+    /// <summary>
+    /// The slot's worker only, while the slow-item watch is on: names an item run inside the running one (inline by a
+    /// full bounded <c>Queue</c>, outside any group) and returns the outer item's names, for <see cref="RestoreRunning"/>.
+    /// </summary>
+    public (object? Callback, object? State, SlimThreadPoolGroup? Group) EnterNested(object callback, object? state)
+    {
+        var outer = (_runningCallback, _runningState, _runningGroup);
+        SetRunning(callback, state);
+        SetRunningGroup(null);
+        return outer;
+    }
+
+    /// <summary>The slot's worker only: names the outer item again once the nested one returned.</summary>
+    public void RestoreRunning((object? Callback, object? State, SlimThreadPoolGroup? Group) outer)
+    {
+        Volatile.Write(ref _runningCallback, outer.Callback);
+        Volatile.Write(ref _runningState, outer.State);
+        SetRunningGroup(outer.Group);
+    }
+
     /// <summary>The slot's worker only: a user item finished (run by the worker loop, or inside a group's turn).</summary>
     public void OnItemCompleted() => Volatile.Write(ref _completed.Value, _completed.Value + 1);
 

@@ -72,16 +72,11 @@ public sealed class PipeSchedulerTests
     }
 
     [Fact]
-    public void PipeScheduler_PoolAndGroups_OneInstanceEachAndDistinct()
+    public void PipeScheduler_Pool_OneInstance()
     {
         using SlimThreadPool pool = TestPools.Create();
-        using SlimThreadPoolGroup group = pool.CreateGroup();
-        using SlimThreadPoolGroup other = pool.CreateGroup();
 
         Assert.Same(pool.PipeScheduler, pool.PipeScheduler);
-        Assert.Same(group.PipeScheduler, group.PipeScheduler);
-        Assert.NotSame(pool.PipeScheduler, group.PipeScheduler);
-        Assert.NotSame(group.PipeScheduler, other.PipeScheduler);
     }
 
     [Fact]

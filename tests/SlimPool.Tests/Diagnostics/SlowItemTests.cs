@@ -144,6 +144,36 @@ public sealed class SlowItemTests
     }
 
     [Fact]
+    public void SlowItem_RunInlineByAFullBoundedQueueInsideAGroupItem_NamedAsItselfOutsideTheGroup()
+    {
+        // The group's item fills the bounded queue, then queues one more: on a worker a full Queue runs the item inline.
+        string name = $"slow-{Guid.NewGuid():N}";
+        using var listener = new PoolEventListener(name);
+        using SlimThreadPool pool = TestPools.Create(1, o =>
+        {
+            o.MaxWorkers = 1;
+            o.BoundedCapacity = 1;
+            o.SlowItemThreshold = s_threshold;
+        }, name);
+        using SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { Name = "outer" });
+        using var release = new ManualResetEventSlim();
+        group.Queue(() =>
+        {
+            pool.Queue(static () => { }); // the queue is full now
+            pool.Queue(WaitForRelease, release); // inline, here
+        });
+
+        Bounded.Until(() => pool.SlowWorkItemCount == 1, "the inline item to be reported");
+        release.Set();
+        Bounded.Wait(pool.WaitForIdleAsync(), "the items to return");
+        Thread.Sleep(5); // the event is written after the count
+
+        object?[] payload = Assert.Single(listener.PayloadsOf("SlowWorkItem"));
+        Assert.Equal("", payload[1]); // it runs outside any group
+        Assert.Equal($"{typeof(SlowItemTests).FullName}.{nameof(WaitForRelease)}", payload[3]);
+    }
+
+    [Fact]
     public void SlowItem_InsideABlockingScope_Reported()
     {
         // A worker that says it blocks still holds its slot, and its item is as late as any other.
