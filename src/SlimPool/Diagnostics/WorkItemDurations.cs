@@ -28,6 +28,9 @@ internal sealed class WorkItemDurations(Histogram<double> histogram, string pool
 
     private readonly KeyValuePair<string, object?> _poolTag = new(SlimThreadPool.PoolNameTag, poolName);
 
+    /// <summary>Whether a listener has the histogram enabled now.</summary>
+    public bool IsEnabled => histogram.Enabled;
+
     /// <summary>The start of a sampled item's run, or 0 when this item is not timed.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public long StartSample() => histogram.Enabled && (++t_sample & (SampleInterval - 1)) == 0 ? Stopwatch.GetTimestamp() : 0;

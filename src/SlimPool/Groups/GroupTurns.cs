@@ -350,6 +350,10 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         long startedAt = _maxTurnTicks == 0 ? 0 : Stopwatch.GetTimestamp();
         WorkerState? worker = _pool.OwnWorkerState; // where the pool counts this turn's items
         naming &= worker is not null;
+
+        // Whether a listener has the run-time histogram on, read once a turn (a listener that starts mid-turn samples from
+        // the next one): a serial queue's items cost a turn each, and every read on that path shows.
+        bool timing = worker is not null && durations.IsEnabled;
         while (true)
         {
             if (_pool.IsHandingBack)
@@ -378,7 +382,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
                 worker!.SetRunning(item.StoredCallback, item.StoredState);
             }
 
-            long sampledAt = worker is null ? 0 : durations.StartSample(); // timed on workers only (WorkItemDurations)
+            long sampledAt = timing ? durations.StartSample() : 0; // timed on workers only (WorkItemDurations)
             runner.Execute(item, baseline, groupContext);
             _pool.OnItemCompleted(worker);
             counted++;
