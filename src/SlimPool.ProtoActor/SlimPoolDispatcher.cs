@@ -1,4 +1,5 @@
 using Proto.Mailbox;
+using SlimPool.Async;
 
 namespace SlimPool.ProtoActor;
 
@@ -17,9 +18,12 @@ namespace SlimPool.ProtoActor;
 /// serve several dispatchers (different <see cref="Throughput"/>s) and other work. Dispose the pool after the actor
 /// system has shut down (<c>await system.ShutdownAsync()</c>): disposing drains, so every mailbox run already queued
 /// still runs.</para>
-/// <para><b>A pool that refuses a run.</b> Once the pool no longer accepts work (shut down or disposed while actors
-/// still get messages), or a pool with <see cref="SlimThreadPoolOptions.BoundedCapacity"/> has a full queue, the
-/// mailbox run goes to the built-in <see cref="ThreadPool"/> instead, exactly as Proto's
+/// <para><b>A bound.</b> On a pool with <see cref="SlimThreadPoolOptions.BoundedCapacity"/>, a mailbox run is queued
+/// past the bound, as the pool's own continuations are: a run is the rest of messages already accepted, Proto holds at
+/// most one per mailbox, and a run sent elsewhere would escape a group's <see cref="SlimGroupOptions.MaxConcurrency"/>
+/// (a serial group would run two mailboxes at once).</para>
+/// <para><b>A pool that refuses a run.</b> Once the pool (or group) begins to shut down, while actors still get
+/// messages, the mailbox run goes to the built-in <see cref="ThreadPool"/> instead, exactly as Proto's
 /// <see cref="ThreadPoolDispatcher"/> would queue it. No message is lost and an actor never stalls with messages in its
 /// mailbox, so stops, poison pills and the actor system's own shutdown still complete; <see cref="FallbackRunCount"/>
 /// counts those runs, so that a pool disposed too early shows. A pool shut down with <see cref="ShutdownMode.Abandon"/>
@@ -70,7 +74,7 @@ public sealed class SlimPoolDispatcher : IDispatcher
     public int Throughput => _throughput;
 
     /// <summary>
-    /// Mailbox runs the pool refused (shut down, or a bounded pool full) that ran on the built-in
+    /// Mailbox runs that came after the pool (or group) began to shut down and ran on the built-in
     /// <see cref="ThreadPool"/> instead. Zero while the pool outlives the actor system.
     /// </summary>
     public long FallbackRunCount => Interlocked.Read(ref _fallbackRunCount);
@@ -81,7 +85,15 @@ public sealed class SlimPoolDispatcher : IDispatcher
     public void Schedule(Func<Task> runner)
     {
         ArgumentNullException.ThrowIfNull(runner);
-        if (!_pool.TryQueue(s_runOnPool, runner))
+        // On SlimPool's pools and groups a run is queued as the pool's own continuations are, past a BoundedCapacity:
+        // a run refused for back-pressure would go to the built-in pool, outside a group's MaxConcurrency, and a serial
+        // group would run two mailboxes at once. The overshoot is bounded: Proto holds at most one run per mailbox. Once
+        // the target begins to shut down, runs go to the built-in pool (actors that keep messaging each other would
+        // otherwise keep a drain busy for ever).
+        bool queued = _pool is ISchedulingTarget target
+            ? !target.IsShutDown && target.TryEnqueue(s_runOnPool, runner)
+            : _pool.TryQueue(s_runOnPool, runner);
+        if (!queued)
         {
             Fallback(runner);
         }

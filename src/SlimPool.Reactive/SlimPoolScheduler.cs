@@ -148,13 +148,18 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
     /// <summary>
     /// Queues an item whose timer came due; false (and counted) if the pool no longer accepts work. Nobody waits on a
     /// timer, so on SlimPool's pools and groups the item is queued as the pool's own continuations are: never refused or
-    /// delayed by a <see cref="SlimThreadPoolOptions.BoundedCapacity"/>, only once the target has shut down. Another
+    /// delayed by a <see cref="SlimThreadPoolOptions.BoundedCapacity"/>, only once the target has begun to shut down. Another
     /// <see cref="IThreadPool"/> is asked with <see cref="IThreadPool.TryQueue(IWorkItem)"/>, and a refusal counts as
     /// shut down.
     /// </summary>
     internal bool TryQueueDue(IWorkItem item)
     {
-        bool queued = _pool is Async.ISchedulingTarget target ? target.TryEnqueue(item, null) : _pool.TryQueue(item);
+        // Refused from the moment the target begins to shut down, not only after a drain's last look: a periodic whose
+        // ticks are always due (a zero period, a tick longer than its period) would otherwise keep the drain busy for
+        // ever. A shutdown that begins between the test and the enqueue lets one more tick in, which the drain runs.
+        bool queued = _pool is Async.ISchedulingTarget target
+            ? !target.IsShutDown && target.TryEnqueue(item, null)
+            : _pool.TryQueue(item);
         if (queued)
         {
             return true;

@@ -8,13 +8,15 @@ namespace SlimPool.ProtoActor.Tests;
 public sealed class GroupTests
 {
     [Theory]
-    [InlineData(1)]
-    [InlineData(2)]
-    public void Schedule_OnAGroup_NoMoreMailboxesRunAtOnceThanTheGroupAllows(int maxConcurrency)
+    [InlineData(1, null)]
+    [InlineData(2, null)]
+    [InlineData(1, 2)] // a bound that is full most of the time: runs go past it, never around the group
+    [InlineData(2, 2)]
+    public void Schedule_OnAGroup_NoMoreMailboxesRunAtOnceThanTheGroupAllows(int maxConcurrency, int? boundedCapacity)
     {
         const int Actors = 6, Messages = 300;
         string name = ProtoSystems.UniqueName();
-        using SlimThreadPool pool = ProtoSystems.Pool(name, workers: 4);
+        using SlimThreadPool pool = ProtoSystems.Pool(name, workers: boundedCapacity is null ? 4 : 2, boundedCapacity);
         using SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = maxConcurrency });
         var system = new ActorSystem();
         using var allDone = new CountdownEvent(Actors * Messages);

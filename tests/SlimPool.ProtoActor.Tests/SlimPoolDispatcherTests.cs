@@ -138,4 +138,61 @@ public sealed class SlimPoolDispatcherTests
         Assert.False(Bounded.Result(ran.Task, "the run refused by the disposed pool"));
         Assert.Equal(1, dispatcher.FallbackRunCount);
     }
+
+    [Fact]
+    public void Schedule_BoundedPoolFull_QueuedPastTheBoundOnThePool()
+    {
+        string name = ProtoSystems.UniqueName();
+        using SlimThreadPool pool = new(new SlimThreadPoolOptions { Name = name, WorkerCount = 1, MaxWorkers = 1, BoundedCapacity = 1, StarvationTimeout = Timeout.InfiniteTimeSpan });
+        var dispatcher = new SlimPoolDispatcher(pool);
+        using var release = new ManualResetEventSlim();
+        using var started = new ManualResetEventSlim();
+        pool.Queue(() =>
+        {
+            started.Set();
+            release.Wait(Bounded.Timeout);
+        });
+        Bounded.Wait(started, "the worker to hold the blocking item");
+        Assert.True(pool.TryQueue(() => { }));
+        Assert.False(pool.TryQueue(() => { })); // full
+        var ran = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        dispatcher.Schedule(() =>
+        {
+            ran.SetResult(ProtoSystems.OnPool(name));
+            return Task.CompletedTask;
+        });
+        release.Set();
+
+        Assert.True(Bounded.Result(ran.Task, "the run queued past the bound"));
+        Assert.Equal(0, dispatcher.FallbackRunCount);
+    }
+
+    [Fact]
+    public void Schedule_RunsThatKeepReschedulingWhileThePoolDrains_DoNotKeepTheDrainAlive()
+    {
+        // A mailbox whose actors keep messaging each other schedules run after run; once the drain begins they go to
+        // the built-in pool, so the drain ends.
+        string name = ProtoSystems.UniqueName();
+        SlimThreadPool pool = ProtoSystems.Pool(name);
+        var dispatcher = new SlimPoolDispatcher(pool);
+        int stop = 0;
+        Func<Task>? loop = null;
+        loop = () =>
+        {
+            if (Volatile.Read(ref stop) == 0)
+            {
+                dispatcher.Schedule(loop!);
+            }
+
+            return Task.CompletedTask;
+        };
+        dispatcher.Schedule(loop);
+        Thread.Sleep(20);
+
+        Bounded.Run(pool.Dispose, "Dispose while runs keep rescheduling");
+        Volatile.Write(ref stop, 1);
+
+        Assert.InRange(dispatcher.FallbackRunCount, 1, long.MaxValue);
+    }
 }

@@ -163,4 +163,27 @@ public sealed class PeriodicTests
 
         Assert.Throws<ArgumentOutOfRangeException>(() => pool.AsScheduler().SchedulePeriodic(0, TimeSpan.FromTicks(-1), s => s));
     }
+
+    private static readonly AsyncLocal<string?> s_who = new();
+
+    [Fact]
+    public void SchedulePeriodic_LateTicksOnAPoolThatFlowsContext_EveryTickRunsInTheCallersContext()
+    {
+        // A late tick queues the next itself, on a worker, inside its own context: the next must not see what it set.
+        using SlimThreadPool pool = TestPools.Create(2, o => o.FlowExecutionContext = true);
+        var seen = new System.Collections.Concurrent.ConcurrentQueue<string?>();
+        s_who.Value = "caller";
+        using (pool.AsScheduler().SchedulePeriodic(TimeSpan.FromMilliseconds(2), () =>
+        {
+            seen.Enqueue(s_who.Value);
+            s_who.Value = "tick";
+            Thread.Sleep(5); // late: the next tick is due when this one returns
+        }))
+        {
+            Bounded.Until(() => seen.Count >= 10, "ten ticks");
+        }
+
+        s_who.Value = null;
+        Assert.All(seen, who => Assert.Equal("caller", who));
+    }
 }

@@ -91,4 +91,34 @@ public sealed class ShutdownTests
 
         Assert.Equal(1, Volatile.Read(ref ran));
     }
+
+    [Theory]
+    [InlineData(false, 0, 0)]
+    [InlineData(false, 5, 8)]
+    [InlineData(true, 0, 0)]
+    [InlineData(true, 5, 8)]
+    public void SchedulePeriodic_TicksAlwaysDue_TheDrainOrTheGroupsDisposeStillEnds(bool onGroup, int periodMs, int tickMs)
+    {
+        // A zero period, or a tick longer than its period, queues the next tick from the one that ends: refused once the
+        // target begins to shut down, or the drain would run ticks for ever.
+        SlimThreadPool pool = TestPools.Create(workers: 2);
+        SlimThreadPoolGroup? group = onGroup ? pool.CreateGroup() : null;
+        SlimPoolScheduler scheduler = ((IThreadPool?)group ?? pool).AsScheduler();
+        int ticks = 0;
+        using IDisposable periodic = scheduler.SchedulePeriodic(0, TimeSpan.FromMilliseconds(periodMs), n =>
+        {
+            Interlocked.Increment(ref ticks);
+            Thread.Sleep(tickMs);
+            return n + 1;
+        });
+        Bounded.Until(() => Volatile.Read(ref ticks) >= 3, "a few ticks");
+
+        Bounded.Run(() => ((IDisposable?)group ?? pool).Dispose(), "the drain of the target while its periodic is always due");
+        int after = Volatile.Read(ref ticks);
+        Thread.Sleep(50);
+
+        Assert.Equal(after, Volatile.Read(ref ticks)); // stopped
+        Assert.Equal(1, scheduler.RefusedCount);
+        pool.Dispose();
+    }
 }

@@ -21,7 +21,9 @@ namespace SlimPool.Diagnostics;
 /// seen earlier reaches the threshold, so an item is caught once it has run 1.125 thresholds (the first look that sees
 /// it is at most a period after it started) plus the watch thread's wake-up delays (it sleeps in whole milliseconds). A worker running a group's turn finishes a count per group item, so the watch sees each of its items
 /// (<see cref="GroupTurns"/> names them); a worker inside a blocking scope is holding its slot all the same and is
-/// reported like any other.</para>
+/// reported like any other. An item run inside another (inline by a full bounded <c>Queue</c>, a turn run by a
+/// <c>Dispose</c> on a worker) changes a third count when it starts and when it returns
+/// (<see cref="WorkerState.Nestings"/>), so it is timed on its own, and the outer item again from its return.</para>
 /// <para><b>Naming.</b> Workers store the callback and state they are about to run while the watch is on
 /// (<see cref="WorkerState.SetRunning"/>): two stores an item, and nothing at all while it is off. The watch reads them
 /// only for an item it reports, then reads both counts again: changed, the item finished meanwhile and nothing is
@@ -139,9 +141,10 @@ internal sealed class SlowItemWatch
 
             anyBusy = true;
             long completed = state.Completed;
-            if (!ReferenceEquals(slot.State, state) || slot.BusyChanges != changes || slot.Completed != completed)
+            int nestings = state.Nestings;
+            if (!ReferenceEquals(slot.State, state) || slot.BusyChanges != changes || slot.Completed != completed || slot.Nestings != nestings)
             {
-                slot = new Slot(state, changes, completed, now);
+                slot = new Slot(state, changes, completed, nestings, now);
                 nextDeadline = Math.Min(nextDeadline, now + _thresholdTicks);
                 continue;
             }
@@ -160,9 +163,9 @@ internal sealed class SlowItemWatch
             object? callback = state.RunningCallback;
             object? itemState = state.RunningState;
             SlimThreadPoolGroup? group = state.RunningGroup;
-            if (state.BusyChanges != changes || state.Completed != completed)
+            if (state.BusyChanges != changes || state.Completed != completed || state.Nestings != nestings)
             {
-                continue; // it finished meanwhile: the names may be the next item's
+                continue; // it finished, or entered or left a nested item, meanwhile: the names may be another item's
             }
 
             slot.Reported = true;
@@ -239,7 +242,7 @@ internal sealed class SlowItemWatch
     }
 
 
-    private record struct Slot(WorkerState? State, long BusyChanges, long Completed, long FirstSeen)
+    private record struct Slot(WorkerState? State, long BusyChanges, long Completed, int Nestings, long FirstSeen)
     {
         public bool Reported;
     }

@@ -26,6 +26,7 @@ internal sealed class WorkerState
     private object? _runningCallback;
     private object? _runningState;
     private SlimThreadPoolGroup? _runningGroup;
+    private int _nestings; // items run inside the running one, entered and left (slow-item watch); the worker's alone
 
     /// <summary>
     /// User items finished in this slot (those that threw and those skipped as cancelled included; see
@@ -55,6 +56,12 @@ internal sealed class WorkerState
     /// <summary>The state beside <see cref="RunningCallback"/>.</summary>
     public object? RunningState => Volatile.Read(ref _runningState);
 
+    /// <summary>
+    /// How many times the slot's worker entered or left an item run inside the running one: the slow-item watch times
+    /// each such item on its own, from the change.
+    /// </summary>
+    public int Nestings => Volatile.Read(ref _nestings);
+
     /// <summary>The group whose turn the slot's worker runs, or null.</summary>
     public SlimThreadPoolGroup? RunningGroup => Volatile.Read(ref _runningGroup);
 
@@ -81,6 +88,7 @@ internal sealed class WorkerState
     public (object? Callback, object? State, SlimThreadPoolGroup? Group) EnterNested(object callback, object? state)
     {
         var outer = (_runningCallback, _runningState, _runningGroup);
+        Volatile.Write(ref _nestings, _nestings + 1); // first: a watch that reads the names then this count again sees the change
         SetRunning(callback, state);
         SetRunningGroup(null);
         return outer;
@@ -89,6 +97,7 @@ internal sealed class WorkerState
     /// <summary>The slot's worker only: names the outer item again once the nested one returned.</summary>
     public void RestoreRunning((object? Callback, object? State, SlimThreadPoolGroup? Group) outer)
     {
+        Volatile.Write(ref _nestings, _nestings + 1);
         Volatile.Write(ref _runningCallback, outer.Callback);
         Volatile.Write(ref _runningState, outer.State);
         SetRunningGroup(outer.Group);

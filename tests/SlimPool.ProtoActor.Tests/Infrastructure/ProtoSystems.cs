@@ -13,7 +13,8 @@ internal static class ProtoSystems
     /// <summary>A pool name no other test uses: its workers are named "{name} #n", so an actor can tell it runs on it.</summary>
     public static string UniqueName() => "spp" + Guid.NewGuid().ToString("N")[..6];
 
-    public static SlimThreadPool Pool(string name, int workers = 2) => new(new SlimThreadPoolOptions { Name = name, WorkerCount = workers });
+    public static SlimThreadPool Pool(string name, int workers = 2, int? boundedCapacity = null) =>
+        new(new SlimThreadPoolOptions { Name = name, WorkerCount = workers, BoundedCapacity = boundedCapacity });
 
     /// <summary>Whether the calling thread is one of the workers of the pool named <paramref name="poolName"/>.</summary>
     public static bool OnPool(string poolName) => Thread.CurrentThread.Name?.StartsWith(poolName + " #", StringComparison.Ordinal) == true;

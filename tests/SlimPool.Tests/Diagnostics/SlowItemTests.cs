@@ -174,6 +174,60 @@ public sealed class SlowItemTests
     }
 
     [Fact]
+    public void SlowItem_OuterItemThatRanAShortOneInline_OnlyTheOuterReportedAndNamed()
+    {
+        // Threshold 100 ms: the outer item runs 60 ms, runs a 30 ms item inline (a full bounded Queue), then 150 ms
+        // more. The inline item is timed on its own (not blamed for the outer's 90 ms), the outer from its return.
+        string name = $"slow-{Guid.NewGuid():N}";
+        using var listener = new PoolEventListener(name);
+        using SlimThreadPool pool = TestPools.Create(1, o =>
+        {
+            o.MaxWorkers = 1;
+            o.BoundedCapacity = 1;
+            o.SlowItemThreshold = TimeSpan.FromMilliseconds(100);
+        }, name);
+        pool.Queue(() => OuterWithInline(pool));
+
+        Bounded.Until(() => pool.SlowWorkItemCount >= 1, "the outer item to be reported");
+        Bounded.Wait(pool.WaitForIdleAsync(), "the items to return");
+        Thread.Sleep(5); // the event is written after the count
+
+        Assert.Equal(1, pool.SlowWorkItemCount);
+        object?[] payload = Assert.Single(listener.PayloadsOf("SlowWorkItem"));
+        Assert.Contains(nameof(SlowItem_OuterItemThatRanAShortOneInline_OnlyTheOuterReportedAndNamed), (string)payload[3]!, StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void SlowItem_ShortItemRunInlineAcrossTheOuterItemsThreshold_NotBlamedForTheOuterItemsTime()
+    {
+        // Threshold 100 ms: the outer item runs 90 ms, then a 30 ms item inline (running when the outer's 100 ms pass),
+        // then 80 ms more. Neither ran 100 ms on its own clock: the inline item must not be reported for the outer's.
+        string name = $"slow-{Guid.NewGuid():N}";
+        using var listener = new PoolEventListener(name);
+        using SlimThreadPool pool = TestPools.Create(1, o =>
+        {
+            o.MaxWorkers = 1;
+            o.BoundedCapacity = 1;
+            o.SlowItemThreshold = TimeSpan.FromMilliseconds(100);
+        }, name);
+        pool.Queue(() => OuterWithInline(pool, before: 90, inline: 30, after: 80));
+
+        Bounded.Wait(pool.WaitForIdleAsync(), "the items to return");
+        Thread.Sleep(20); // a report would be written by now
+
+        Assert.Empty(listener.PayloadsOf("SlowWorkItem"));
+        Assert.Equal(0, pool.SlowWorkItemCount);
+    }
+
+    private static void OuterWithInline(SlimThreadPool pool, int before = 60, int inline = 30, int after = 150)
+    {
+        Thread.Sleep(before);
+        pool.Queue(static () => { }); // the queue is full now
+        pool.Queue(() => Thread.Sleep(inline)); // inline, here
+        Thread.Sleep(after);
+    }
+
+    [Fact]
     public void SlowItem_InsideABlockingScope_Reported()
     {
         // A worker that says it blocks still holds its slot, and its item is as late as any other.
