@@ -33,7 +33,7 @@ internal static class ComposeGen
             Gen.OneOf(scope.Flow),
             Gen.Int[0, 3],
             (queue, idleWait, workers, bound, flow, watch) =>
-                new PoolSpec(queue, idleWait, workers, scope.Bounded && bound >= 3 ? s_bounds[bound - 3] : null, flow, WatchSlowItems: watch == 3));
+                new PoolSpec(queue, idleWait, workers, scope.Bounded && bound >= 3 ? s_bounds[bound - 3] : null, flow, FlightRecorder: watch == 3));
 
     private static Gen<GroupSpec> Group(ComposeScope scope) =>
         Gen.Select(Gen.Int[1, scope.MaxConcurrency], Gen.OneOf(s_quanta), (limit, quantum) => new GroupSpec(limit, quantum));

@@ -35,9 +35,24 @@ internal static class CountChecks
         // The slow-item watch reports items that ran on workers, each once (an item that ran another inline may be
         // reported again after it): never more reports than steps the pool ran, and none with the watch off.
         long stepsRun = run.Ledger.Items.Sum(i => i.Steps.Sum(s => (long)s.PoolRuns)) + run.HarnessRuns;
-        if (run.Program.Pool.WatchSlowItems ? counts.Slow > stepsRun : counts.Slow != 0)
+        if (run.Program.Pool.FlightRecorder ? counts.Slow > stepsRun : counts.Slow != 0)
         {
-            yield return new Violation(Promise.Counts, $"pool.SlowWorkItemCount = {counts.Slow}, with {stepsRun} steps run and the watch {(run.Program.Pool.WatchSlowItems ? "on" : "off")}");
+            yield return new Violation(Promise.Counts, $"pool.SlowWorkItemCount = {counts.Slow}, with {stepsRun} steps run and the watch {(run.Program.Pool.FlightRecorder ? "on" : "off")}");
+        }
+
+        // The run-time histogram: each record is one of this pool's items, a group's with the name of one of its groups,
+        // and took between nothing and the whole run.
+        if (run.Durations is { } durations)
+        {
+            var groupNames = run.Groups.Select(g => g.Name).ToHashSet(StringComparer.Ordinal);
+            foreach ((double seconds, string? pool, string? group) in durations.Records)
+            {
+                if (pool != run.PoolName || (group is not null && !groupNames.Contains(group)) || seconds < 0 || seconds > 60)
+                {
+                    yield return new Violation(Promise.Counts, $"slimpool.work_item.duration recorded {seconds} s for pool '{pool}', group '{group}'");
+                    break;
+                }
+            }
         }
 
         // A step run on a built-in thread may be the shutdown finishing a drain there (counted by the pool) or a

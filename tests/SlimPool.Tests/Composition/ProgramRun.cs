@@ -26,6 +26,7 @@ internal sealed partial class ProgramRun
     {
         Program = program;
         PoolName = $"compose-{Interlocked.Increment(ref s_poolNumber)}";
+        Durations = program.Pool.FlightRecorder ? new DurationRecords(PoolName) : null; // before the pool publishes its meter
         Pool = new SlimThreadPool(program.Pool.ToOptions(PoolName, OnUnhandledException));
         Groups = [.. program.Groups.Select(spec => Pool.CreateGroup(spec.ToOptions()))];
         GroupTrackers = [.. program.Groups.Select((spec, index) => new GroupTracker(index, spec.MaxConcurrency))];
@@ -39,6 +40,9 @@ internal sealed partial class ProgramRun
     public string PoolName { get; }
 
     public SlimThreadPool Pool { get; }
+
+    /// <summary>The pool's run-time histogram, listened to when the program turns the flight recorder on.</summary>
+    public DurationRecords? Durations { get; }
 
     public SlimThreadPoolGroup[] Groups { get; }
 
@@ -67,7 +71,15 @@ internal sealed partial class ProgramRun
     public static ProgramRun Execute(ComposeProgram program)
     {
         var run = new ProgramRun(program);
-        run.RunToEnd();
+        try
+        {
+            run.RunToEnd();
+        }
+        finally
+        {
+            run.Durations?.Dispose(); // its records stay for the checks
+        }
+
         return run;
     }
 
