@@ -14,28 +14,14 @@ namespace SlimPool.Bench.Scenarios;
 /// </summary>
 internal sealed class AkkaPingPongScenario : IDispatcherScenario
 {
-    private const int BallsPerPair = 50;
-
     public string Name => "akka-pingpong";
 
     public string Description => "Akka.NET actor pairs, 50 messages in flight per pair, on each executor of the default dispatcher";
 
-    public IReadOnlyList<BenchCase> Cases(CaseContext context)
-    {
-        int messages = context.Size(quick: 100_000, standard: 200_000, full: 10_000_000);
-        int[] pairCounts = context.Mode == BenchMode.Quick ? [4 * context.Cores] : [1, 4 * context.Cores, 64]; // a smoke run: one case
-        return [.. pairCounts.Distinct().Select(pairs => new Case(
-            $"pairs-{pairs}",
-            $"{pairs} actor pair{(pairs == 1 ? "" : "s")}, {BallsPerPair} messages in flight each, {messages:N0} messages",
-            pairs,
-            messages / (pairs * BallsPerPair))
-        {
-            Parameter = pairs,
-            Extended = pairs != 4 * context.Cores,
-            ExtraPools = [PoolCatalog.AkkaForkJoinName, PoolCatalog.AkkaChannelName],
-            Note = $"every executor at throughput {AkkaExecutors.Throughput}; ThreadPool: Akka's default executor (the built-in pool, preferLocal); SlimPool: SlimPool.Akka's executor; ForkJoin: {Environment.ProcessorCount} dedicated threads",
-        })];
-    }
+    public IReadOnlyList<BenchCase> Cases(CaseContext context) => PingPongCase.For(
+        context,
+        [PoolCatalog.AkkaForkJoinName, PoolCatalog.AkkaChannelName],
+        $"every executor at throughput {AkkaExecutors.Throughput}; ThreadPool: Akka's default executor (the built-in pool, preferLocal); SlimPool: SlimPool.Akka's executor; ForkJoin: {Environment.ProcessorCount} dedicated threads");
 
     public Measurement Measure<TPool>(BenchCase benchCase, TPool pool)
         where TPool : struct, IBenchPool =>
@@ -43,7 +29,7 @@ internal sealed class AkkaPingPongScenario : IDispatcherScenario
 
     public Measurement MeasureOnDispatcher(BenchCase benchCase, string dispatcherHocon)
     {
-        var c = (Case)benchCase;
+        var c = (PingPongCase)benchCase;
         Config config = ConfigurationFactory.ParseString($"""
             akka.loglevel = WARNING
             akka.stdout-loglevel = WARNING
@@ -58,16 +44,16 @@ internal sealed class AkkaPingPongScenario : IDispatcherScenario
             pairs[i] = (system.ActorOf(Props.Create(() => new PingPongActor(done)), $"ping{i}"), system.ActorOf(Props.Create(() => new PingPongActor(done)), $"pong{i}"));
         }
 
-        int total = c.Pairs * BallsPerPair * c.Bounces;
+        int total = c.Pairs * PingPongCase.BallsPerPair * c.Bounces;
         try
         {
             return Measurement.WarmUpThenMeasure(() =>
             {
-                done.Reset(c.Pairs * BallsPerPair);
+                done.Reset(c.Pairs * PingPongCase.BallsPerPair);
                 long start = Stopwatch.GetTimestamp();
                 foreach ((IActorRef ping, IActorRef pong) in pairs)
                 {
-                    for (int ball = 0; ball < BallsPerPair; ball++)
+                    for (int ball = 0; ball < PingPongCase.BallsPerPair; ball++)
                     {
                         ping.Tell(new PingPongActor.Ball { BouncesLeft = c.Bounces }, pong);
                     }
@@ -92,6 +78,4 @@ internal sealed class AkkaPingPongScenario : IDispatcherScenario
             system.Terminate().Wait(TimeSpan.FromSeconds(30));
         }
     }
-
-    private sealed record Case(string Key, string Label, int Pairs, int Bounces) : BenchCase(Key, Label);
 }

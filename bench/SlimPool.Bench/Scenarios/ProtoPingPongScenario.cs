@@ -14,28 +14,14 @@ namespace SlimPool.Bench.Scenarios;
 /// </summary>
 internal sealed class ProtoPingPongScenario : IProtoDispatcherScenario
 {
-    private const int BallsPerPair = 50;
-
     public string Name => "proto-pingpong";
 
     public string Description => "Proto.Actor actor pairs, 50 messages in flight per pair, on each dispatcher";
 
-    public IReadOnlyList<BenchCase> Cases(CaseContext context)
-    {
-        int messages = context.Size(quick: 100_000, standard: 200_000, full: 10_000_000);
-        int[] pairCounts = context.Mode == BenchMode.Quick ? [4 * context.Cores] : [1, 4 * context.Cores, 64]; // a smoke run: one case
-        return [.. pairCounts.Distinct().Select(pairs => new Case(
-            $"pairs-{pairs}",
-            $"{pairs} actor pair{(pairs == 1 ? "" : "s")}, {BallsPerPair} messages in flight each, {messages:N0} messages",
-            pairs,
-            messages / (pairs * BallsPerPair))
-        {
-            Parameter = pairs,
-            Extended = pairs != 4 * context.Cores,
-            ExtraPools = [PoolCatalog.ProtoThreadPoolName],
-            Note = $"every dispatcher at throughput {ProtoDispatchers.Throughput}; ThreadPool: Proto's default dispatcher (the mailbox queued on the built-in pool as an IThreadPoolWorkItem); SlimPool: SlimPool.ProtoActor's dispatcher; {PoolCatalog.ProtoThreadPoolName}: Task.Factory.StartNew per mailbox run",
-        })];
-    }
+    public IReadOnlyList<BenchCase> Cases(CaseContext context) => PingPongCase.For(
+        context,
+        [PoolCatalog.ProtoThreadPoolName],
+        $"every dispatcher at throughput {ProtoDispatchers.Throughput}; ThreadPool: Proto's default dispatcher (the mailbox queued on the built-in pool as an IThreadPoolWorkItem); SlimPool: SlimPool.ProtoActor's dispatcher; {PoolCatalog.ProtoThreadPoolName}: Task.Factory.StartNew per mailbox run");
 
     public Measurement Measure<TPool>(BenchCase benchCase, TPool pool)
         where TPool : struct, IBenchPool =>
@@ -43,7 +29,7 @@ internal sealed class ProtoPingPongScenario : IProtoDispatcherScenario
 
     public Measurement MeasureOnDispatcher(BenchCase benchCase, IDispatcher dispatcher)
     {
-        var c = (Case)benchCase;
+        var c = (PingPongCase)benchCase;
         var system = new ActorSystem();
         using var done = new CountdownEvent(1);
         Props props = Props.FromProducer(() => new ProtoPingPongActor(done)).WithDispatcher(dispatcher);
@@ -55,16 +41,16 @@ internal sealed class ProtoPingPongScenario : IProtoDispatcherScenario
             system.Root.Send(pairs[i].Pong, pairs[i].Ping);
         }
 
-        int total = c.Pairs * BallsPerPair * c.Bounces;
+        int total = c.Pairs * PingPongCase.BallsPerPair * c.Bounces;
         try
         {
             return Measurement.WarmUpThenMeasure(() =>
             {
-                done.Reset(c.Pairs * BallsPerPair);
+                done.Reset(c.Pairs * PingPongCase.BallsPerPair);
                 long start = Stopwatch.GetTimestamp();
                 foreach ((PID ping, _) in pairs)
                 {
-                    for (int ball = 0; ball < BallsPerPair; ball++)
+                    for (int ball = 0; ball < PingPongCase.BallsPerPair; ball++)
                     {
                         system.Root.Send(ping, new PingPongActor.Ball { BouncesLeft = c.Bounces });
                     }
@@ -89,6 +75,4 @@ internal sealed class ProtoPingPongScenario : IProtoDispatcherScenario
             system.ShutdownAsync("measured").Wait(TimeSpan.FromSeconds(30));
         }
     }
-
-    private sealed record Case(string Key, string Label, int Pairs, int Bounces) : BenchCase(Key, Label);
 }
