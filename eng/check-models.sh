@@ -30,6 +30,9 @@
 #                             lane); broken: TICKETS_ONLY (the looks take lane items through tickets alone: an item
 #                             accepted before the shutdown is left to a racer's late ticket), ENQUEUE_FIRST (High
 #                             items enqueued before they are counted)
+#   SlowItemWatch.pml         (src/SlimPool/Diagnostics/) the slow-item watch parking while every worker is idle and a
+#                             worker that turns busy waking it: WORKERS, CYCLES; broken: BROKEN_RECHECK (the watch parks
+#                             right after announcing), BROKEN_WAKE (a worker turning busy does not read the announcement)
 # Sizes: 2 workers with 2 producers x 1 item, or 1 producer x 3 items; a steal's grace (DECLINES, one failed
 # dequeue with items queued) multiplies the states about threefold, so it runs with 1 producer x 2 items, and the
 # 3-item WS runs leave it out (DECLINES=0). The guard's limit for items that compute for ever shows with 1 worker and 3
@@ -56,6 +59,7 @@ group=src/SlimPool/Groups/GroupTurns.pml
 lanes=src/SlimPool/Scheduling/PriorityLanes.pml
 laneshut=src/SlimPool/Scheduling/PriorityLanesShutdown.pml
 ring=src/SlimPool/Queues/LocalRunQueue.pml
+watch=src/SlimPool/Diagnostics/SlowItemWatch.pml
 r1="-DTHIEVES=1 -DPUSHES=6 -DLOOKS=4 -DTAKES=2"
 r2="-DTHIEVES=2 -DPUSHES=4 -DLOOKS=2 -DTAKES=1"
 g="-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=1"
@@ -89,6 +93,7 @@ runs=(
   "$laneshut||none" "$laneshut|-DTICKETS_ONLY|some" "$laneshut|-DENQUEUE_FIRST|some"
   "$laneshut|-DLOW|none" "$laneshut|-DLOW -DTICKETS_ONLY|some"
   "$ring|$r1|none" "$ring|$r2|none" "$ring|$r1 -DBROKEN_ROOM|some" "$ring|$r1 -DBROKEN_SLOT|some" "$ring|$r2 -DBROKEN_SLOT|some"
+  "$watch||none" "$watch|-DWORKERS=3|none" "$watch|-DBROKEN_RECHECK|some" "$watch|-DBROKEN_WAKE|some"
 )
 if [ "${SLIMPOOL_THOROUGH:-0}" = 1 ]; then
   runs+=("$stp|$b -DBLOCKING -DSPARES=1 -DWS -DDECLINES=0 -DSTOP|none" "$stp|-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=2|none")

@@ -31,7 +31,9 @@ namespace SlimPool.Diagnostics;
 /// <para><b>Sleeping.</b> With no worker busy the watch parks until one wakes: it announces itself parked with a full
 /// fence (the exchange), then looks at every busy flag once more before it parks; a worker raises its busy flag with a
 /// full fence and then reads the announcement (<see cref="OnWorkerBusy"/>). Of the two, at least one sees the other,
-/// so a worker that wakes is never left unwatched.</para>
+/// so a worker that wakes is never left unwatched. <c>SlowItemWatch.pml</c> beside this file models both sides;
+/// <c>eng/check-models.sh</c> checks with Spin that the watch is never left parked while a worker runs an item that
+/// never returns, and that dropping the re-check or the worker's read of the announcement breaks that.</para>
 /// <para><b>Ownership.</b> The slot table and every field but the count of reports and the parker are the watch
 /// thread's alone.</para>
 /// </remarks>

@@ -9,7 +9,7 @@ namespace SlimPool.Queues;
 /// <remarks>The spare is the running thread's alone ([ThreadStatic]): an object is rented by the thread that queues it
 /// and returned by the thread that runs it, and it is never in the queue and in a spare slot at once (it is returned
 /// only after its fields were copied out, before its callback runs).</remarks>
-internal sealed class StateWorkItem<TState> : IWrappedWorkItem
+internal sealed class StateWorkItem<TState> : IReusedWorkItem
 {
     [ThreadStatic]
     private static StateWorkItem<TState>? t_spare;

@@ -1,3 +1,4 @@
+using SlimPool.Queues;
 using SlimPool.Scheduling;
 
 namespace SlimPool.Workers;
@@ -74,6 +75,14 @@ internal sealed class WorkerState
     /// </summary>
     public void SetRunning(object callback, object? state)
     {
+        if (callback is IReusedWorkItem reused)
+        {
+            // It clears itself before the user's callback runs (and may carry the next item by the time the watch
+            // looks): keep the user's delegate, which names the item; its state is not needed for that.
+            callback = reused.Callback;
+            state = null;
+        }
+
         Volatile.Write(ref _runningCallback, callback);
         Volatile.Write(ref _runningState, state);
     }

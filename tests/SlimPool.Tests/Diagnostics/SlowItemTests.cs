@@ -115,6 +115,7 @@ public sealed class SlowItemTests
         RunSlow(() => pool.Queue(WaitForRelease, release, WorkItemPriority.High));
         RunSlow(() => pool.Queue(WaitForRelease, release, WorkItemPriority.Low));
         RunSlow(() => group.Queue(WaitForRelease, release));
+        RunSlow(() => pool.Queue<Steps>(QueueSuccessorThenWait, new Steps(pool, release), preferLocal: false)); // a struct state: a reused wrapper
         RunSlow(() => _ = pool.Run(async () =>
         {
             await Task.Yield();
@@ -122,14 +123,15 @@ public sealed class SlowItemTests
         }));
 
         object?[][] payloads = [.. listener.PayloadsOf("SlowWorkItem")];
-        Assert.Equal(6, payloads.Length);
+        Assert.Equal(7, payloads.Length);
         Assert.Equal(typeof(BlockingItem).ToString(), payloads[0][3]);
         Assert.Equal(typeof(BlockingThreadPoolItem).ToString(), payloads[1][3]);
         Assert.Equal($"{typeof(SlowItemTests).FullName}.{nameof(WaitForRelease)}", payloads[2][3]); // not the lane's ticket
         Assert.Equal($"{typeof(SlowItemTests).FullName}.{nameof(WaitForRelease)}", payloads[3][3]);
         Assert.Equal("reports", payloads[4][1]);
         Assert.Equal($"{typeof(SlowItemTests).FullName}.{nameof(WaitForRelease)}", payloads[4][3]); // not the group's turn
-        Assert.Contains(nameof(SlowItem_EachWayOfQueueing_NamedAsTheUserQueuedIt), (string)payloads[5][3]!, StringComparison.Ordinal); // the async lambda's state machine
+        Assert.Equal($"{typeof(SlowItemTests).FullName}.{nameof(QueueSuccessorThenWait)}", payloads[5][3]); // not the successor it queued
+        Assert.Contains(nameof(SlowItem_EachWayOfQueueing_NamedAsTheUserQueuedIt), (string)payloads[6][3]!, StringComparison.Ordinal); // the async lambda's state machine
 
         void RunSlow(Action queue)
         {
@@ -267,6 +269,19 @@ public sealed class SlowItemTests
     }
 
     internal static void WaitForRelease(object? release) => ((ManualResetEventSlim)release!).Wait(Bounded.Timeout);
+
+    // Queues its successor with the same state type from the worker (which reuses the wrapper it runs in), then blocks.
+    private static void QueueSuccessorThenWait(Steps steps)
+    {
+        steps.Pool.Queue<Steps>(Successor, steps, preferLocal: true);
+        steps.Release.Wait(Bounded.Timeout);
+    }
+
+    private static void Successor(Steps steps)
+    {
+    }
+
+    private readonly record struct Steps(SlimThreadPool Pool, ManualResetEventSlim Release);
 
     private static SlimThreadPool Create(string name, WorkQueueKind queue, IdleWaitKind idleWait) => TestPools.Create(2, o =>
     {
