@@ -1,4 +1,5 @@
 using System.Reactive.Concurrency;
+using SlimPool.Async;
 
 namespace SlimPool.Reactive;
 
@@ -79,6 +80,21 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
     {
         ArgumentNullException.ThrowIfNull(action);
         var item = new ScheduledItem<TState>(this, state, action);
+        if (_pool is ISchedulingTarget target && target.IsRunningItemsOnCurrentThread)
+        {
+            // Scheduled from inside one of the target's own items: Rx's recursion (an ObserveOn delivering its queue one
+            // item an action) carries on work the producer was already told was accepted, so it is queued as the
+            // pool's continuations are: past a bound, and through a drain until its last look. Refused (an abandon, or
+            // the drain over), Rx's queue behind it is lost: counted, and thrown where the pool reports it.
+            if (!target.TryEnqueue(item, null))
+            {
+                Interlocked.Increment(ref _refusedCount);
+                throw target.NewDisposedException();
+            }
+
+            return item;
+        }
+
         _pool.Queue(item);
         return item;
     }
@@ -118,9 +134,25 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
 
         // LocalScheduler's queue for absolute times measures with the system clock and follows its changes; a provider of
         // another clock (a test's) must be asked instead, or its time and the system's would mix.
-        return ReferenceEquals(_timeProvider, TimeProvider.System)
-            ? base.Schedule(state, dueTime, action)
-            : Schedule(state, dueTime - Now, action);
+        if (!ReferenceEquals(_timeProvider, TimeProvider.System))
+        {
+            return Schedule(state, dueTime - Now, action);
+        }
+
+        // That queue runs each item that comes due from a timer armed by whichever caller armed it, in that caller's
+        // context: on a pool that flows the ExecutionContext, each action runs in the one captured here instead.
+        ExecutionContext? context = _pool is ISchedulingTarget target ? target.Pool.CaptureContextToFlow() : ExecutionContext.Capture();
+        if (context is null)
+        {
+            return base.Schedule(state, dueTime, action);
+        }
+
+        return base.Schedule((State: state, Action: action, Context: context), dueTime, static (scheduler, s) =>
+        {
+            IDisposable? result = null;
+            ExecutionContext.Run(s.Context, _ => result = s.Action(scheduler, s.State), null);
+            return result!;
+        });
     }
 
     /// <summary>Runs <paramref name="action"/> every <paramref name="period"/>, each tick one pool item; ticks never overlap.</summary>

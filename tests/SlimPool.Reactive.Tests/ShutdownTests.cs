@@ -121,4 +121,32 @@ public sealed class ShutdownTests
         Assert.Equal(1, scheduler.RefusedCount);
         pool.Dispose();
     }
+
+    [Fact]
+    public void ObserveOn_GroupDisposedWhileDelivering_DeliversEverythingAcceptedThenRefusesTheProducer()
+    {
+        // ObserveOn delivers one item an action and schedules the next from inside it: that recursion carries on items
+        // OnNext already accepted, so the group's drain runs them all, and only then does OnNext throw.
+        using SlimThreadPool pool = TestPools.Create(workers: 2);
+        SlimThreadPoolGroup group = pool.CreateGroup();
+        using var subject = new Subject<int>();
+        int delivered = 0;
+        using var first = new ManualResetEventSlim();
+        using IDisposable subscription = subject.ObserveOn(group.AsScheduler()).Subscribe(_ =>
+        {
+            Interlocked.Increment(ref delivered);
+            first.Set();
+            Thread.Sleep(1);
+        });
+        for (int i = 0; i < 100; i++)
+        {
+            subject.OnNext(i);
+        }
+
+        Bounded.Wait(first, "the first delivery");
+        Bounded.Run(group.Dispose, "the group's drain");
+
+        Assert.Equal(100, Volatile.Read(ref delivered));
+        Assert.Throws<ObjectDisposedException>(() => subject.OnNext(100));
+    }
 }

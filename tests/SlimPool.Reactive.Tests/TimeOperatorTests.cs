@@ -160,4 +160,39 @@ public sealed class TimeOperatorTests
         Assert.Equal(TimeSpan.FromSeconds(7), stopwatch.Elapsed);
         Assert.Equal(time.GetUtcNow(), scheduler.Now);
     }
+
+    private static readonly AsyncLocal<string?> s_subscriber = new();
+
+    [Fact]
+    public void TimerAtAbsoluteTimes_TwoSubscribersOnAPoolThatFlowsContext_EachActionRunsInItsSubscribersContext()
+    {
+        // Rx's queue for absolute times runs whichever item is due on a timer armed by another caller: each action must
+        // still see its own subscriber's values.
+        using SlimThreadPool pool = TestPools.Create(2, o => o.FlowExecutionContext = true);
+        SlimPoolScheduler scheduler = pool.AsScheduler();
+        int wrong = 0;
+        for (int round = 0; round < 20; round++)
+        {
+            DateTimeOffset at = scheduler.Now + TimeSpan.FromMilliseconds(20);
+            using var done = new CountdownEvent(2);
+            var subscribers = new[] { ("A", at + TimeSpan.FromMilliseconds(1)), ("B", at) }.Select(s => new Thread(() =>
+            {
+                s_subscriber.Value = s.Item1;
+                Observable.Timer(s.Item2, scheduler).Subscribe(_ =>
+                {
+                    if (s_subscriber.Value != s.Item1)
+                    {
+                        Interlocked.Increment(ref wrong);
+                    }
+
+                    done.Signal();
+                });
+            })).ToArray();
+            Array.ForEach(subscribers, t => t.Start());
+            Array.ForEach(subscribers, t => t.Join());
+            Bounded.Wait(done, "both timers");
+        }
+
+        Assert.Equal(0, Volatile.Read(ref wrong));
+    }
 }
