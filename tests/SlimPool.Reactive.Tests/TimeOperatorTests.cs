@@ -108,13 +108,18 @@ public sealed class TimeOperatorTests
             }
         }
 
+        // Each cut is a periodic tick, whose timer is armed again when the tick returns: the clock moves on only once the
+        // pool is idle, or a move made while the tick is still returning would push its next due time on by as much.
+        var pool = (SlimThreadPool)target.Pool;
         subject.OnNext(1);
         subject.OnNext(2);
         time.Advance(TimeSpan.FromSeconds(1));
         Bounded.Until(() => BufferCount() == 1, "the first buffer");
+        Bounded.Wait(pool.WaitForIdleAsync(), "the first cut's tick to return");
         subject.OnNext(3);
         time.Advance(TimeSpan.FromSeconds(1));
         Bounded.Until(() => BufferCount() == 2, "the second buffer");
+        Bounded.Wait(pool.WaitForIdleAsync(), "the second cut's tick to return");
         time.Advance(TimeSpan.FromSeconds(1));
         Bounded.Until(() => BufferCount() == 3, "the third, empty buffer");
 
