@@ -162,9 +162,12 @@ internal sealed class SlowItemWatch
                 continue;
             }
 
+            // The names, and what they name (an adapter's item is read while it runs), before the counts are read again:
+            // unchanged, the item was still running through both reads.
             object? callback = state.RunningCallback;
             object? itemState = state.RunningState;
             SlimThreadPoolGroup? group = state.RunningGroup;
+            string? item = SlimPoolEventSource.Log.IsEnabled() ? Describe(callback, itemState) : null;
             if (state.BusyChanges != changes || state.Completed != completed || state.Nestings != nestings)
             {
                 continue; // it finished, or entered or left a nested item, meanwhile: the names may be another item's
@@ -172,10 +175,10 @@ internal sealed class SlowItemWatch
 
             slot.Reported = true;
             Interlocked.Increment(ref _reported);
-            if (SlimPoolEventSource.Log.IsEnabled())
+            if (item is not null)
             {
                 double runningMs = (now - slot.FirstSeen) * 1000.0 / Stopwatch.Frequency;
-                SlimPoolEventSource.Log.SlowWorkItem(_poolName, group?.Name ?? "", index, Describe(callback, itemState), runningMs);
+                SlimPoolEventSource.Log.SlowWorkItem(_poolName, group?.Name ?? "", index, item, runningMs);
             }
         }
 
