@@ -151,12 +151,7 @@ public sealed class SlowItemTests
         // The group's item fills the bounded queue, then queues one more: on a worker a full Queue runs the item inline.
         string name = $"slow-{Guid.NewGuid():N}";
         using var listener = new PoolEventListener(name);
-        using SlimThreadPool pool = TestPools.Create(1, o =>
-        {
-            o.MaxWorkers = 1;
-            o.BoundedCapacity = 1;
-            o.SlowItemThreshold = s_threshold;
-        }, name);
+        using SlimThreadPool pool = OneSlotPool(name, s_threshold);
         using SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { Name = "outer" });
         using var release = new ManualResetEventSlim();
         group.Queue(() =>
@@ -182,12 +177,7 @@ public sealed class SlowItemTests
         // more. The inline item is timed on its own (not blamed for the outer's 90 ms), the outer from its return.
         string name = $"slow-{Guid.NewGuid():N}";
         using var listener = new PoolEventListener(name);
-        using SlimThreadPool pool = TestPools.Create(1, o =>
-        {
-            o.MaxWorkers = 1;
-            o.BoundedCapacity = 1;
-            o.SlowItemThreshold = TimeSpan.FromMilliseconds(100);
-        }, name);
+        using SlimThreadPool pool = OneSlotPool(name, TimeSpan.FromMilliseconds(100));
         pool.Queue(() => OuterWithInline(pool));
 
         Bounded.Until(() => pool.SlowWorkItemCount >= 1, "the outer item to be reported");
@@ -206,12 +196,7 @@ public sealed class SlowItemTests
         // then 80 ms more. Neither ran 100 ms on its own clock: the inline item must not be reported for the outer's.
         string name = $"slow-{Guid.NewGuid():N}";
         using var listener = new PoolEventListener(name);
-        using SlimThreadPool pool = TestPools.Create(1, o =>
-        {
-            o.MaxWorkers = 1;
-            o.BoundedCapacity = 1;
-            o.SlowItemThreshold = TimeSpan.FromMilliseconds(100);
-        }, name);
+        using SlimThreadPool pool = OneSlotPool(name, TimeSpan.FromMilliseconds(100));
         pool.Queue(() => OuterWithInline(pool, before: 90, inline: 30, after: 80));
 
         Bounded.Wait(pool.WaitForIdleAsync(), "the items to return");
@@ -220,6 +205,14 @@ public sealed class SlowItemTests
         Assert.Empty(listener.PayloadsOf("SlowWorkItem"));
         Assert.Equal(0, pool.SlowWorkItemCount);
     }
+
+    // One worker and one slot: an item that fills the queue and queues one more runs that one inline.
+    private static SlimThreadPool OneSlotPool(string name, TimeSpan threshold) => TestPools.Create(1, o =>
+    {
+        o.MaxWorkers = 1;
+        o.BoundedCapacity = 1;
+        o.SlowItemThreshold = threshold;
+    }, name);
 
     private static void OuterWithInline(SlimThreadPool pool, int before = 60, int inline = 30, int after = 150)
     {
