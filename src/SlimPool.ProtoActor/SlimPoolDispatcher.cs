@@ -90,9 +90,7 @@ public sealed class SlimPoolDispatcher : IDispatcher
         // group would run two mailboxes at once. The overshoot is bounded: Proto holds at most one run per mailbox. Once
         // the target begins to shut down, runs go to the built-in pool (actors that keep messaging each other would
         // otherwise keep a drain busy for ever).
-        bool queued = _pool is ISchedulingTarget target
-            ? !target.IsShutDown && target.TryEnqueue(s_runOnPool, runner)
-            : _pool.TryQueue(s_runOnPool, runner);
+        bool queued = _pool is ISchedulingTarget target ? target.TryEnqueueWhileOpen(s_runOnPool, runner) : _pool.TryQueue(s_runOnPool, runner);
         if (!queued)
         {
             Fallback(runner);

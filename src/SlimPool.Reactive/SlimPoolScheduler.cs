@@ -186,12 +186,9 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
     /// </summary>
     internal bool TryQueueDue(IWorkItem item)
     {
-        // Refused from the moment the target begins to shut down, not only after a drain's last look: a periodic whose
-        // ticks are always due (a zero period, a tick longer than its period) would otherwise keep the drain busy for
-        // ever. A shutdown that begins between the test and the enqueue lets one more tick in, which the drain runs.
-        bool queued = _pool is Async.ISchedulingTarget target
-            ? !target.IsShutDown && target.TryEnqueue(item, null)
-            : _pool.TryQueue(item);
+        // Refused from the moment the target begins to shut down: a periodic always due (a zero period, a tick longer
+        // than its period) would otherwise keep a drain busy for ever.
+        bool queued = _pool is ISchedulingTarget target ? target.TryEnqueueWhileOpen(item, null) : _pool.TryQueue(item);
         if (queued)
         {
             return true;
