@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.InteropServices;
 using SlimPool.Diagnostics;
 using SlimPool.Lifecycle;
 using SlimPool.Queues;
@@ -44,6 +45,7 @@ namespace SlimPool.Groups;
 /// ends with a full fence (the decrement, or the pool's queueing of it) that the next turn's taking or dequeueing
 /// pairs with, so each item sees what the one before it wrote.</para>
 /// </remarks>
+[StructLayout(LayoutKind.Explicit)]
 internal sealed class GroupTurns : IWorkItem, IHandsBackItems
 {
     // The group whose turn the current thread is running, if any.
@@ -57,23 +59,42 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     // The drained signal of every group that had nothing pending when it closed: completed once, shared.
     private static readonly TaskCompletionSource s_drained = CompletedSignal();
 
-    private readonly SlimThreadPool _pool;
-    private readonly SlimThreadPoolGroup _group; // whose SynchronizationContext every item of the group runs under
-    private LockFreeWorkQueue? _queue;           // null while the group holds no item (see the remarks)
+    // The fields' places (see the remarks, "Layout"): the producers' per-item write first, the turns' per-item reads at
+    // least a cache line after it, the rarely touched fields between.
+    [FieldOffset(0)]
+    private long _accepted;                      // producers, once an item
+    [FieldOffset(8)]
     private TaskCompletionSource? _drained;      // set by Close, or by the first look that finds the closed group drained
+    [FieldOffset(16)]
     private IdleWaiters? _idleWaiters;           // made by the first WaitForIdleAsync; read after every finished count's change
+    [FieldOffset(24)]
+    private long _notRun;                        // handed back, or refused after the close
+    [FieldOffset(32)]
+    private long _ran;                           // turns, once a quantum
+    [FieldOffset(40)]
     private readonly long _maxTurnTicks;         // Stopwatch ticks; 0 when turns have no time limit
-    private readonly int _maxConcurrency;
-    private readonly int _maxItemsPerTurn;
-    private readonly WorkItemPriority _priority;
-    private int _turns;
-    private long _accepted; // producers
-    private long _ran;      // turns
-    private long _notRun;   // handed back, or refused after the close
+    [FieldOffset(48)]
     private int _closed;
+    [FieldOffset(52)]
+    private int _dropDeferred;                   // 1 while a worker holds the group in its DeferredQueueDrops
+    [FieldOffset(56)]
+    private int _turns;                          // producers read it once an item; turns write it when they end
+    [FieldOffset(60)]
+    private readonly WorkItemPriority _priority;
+    [FieldOffset(64)]
+    private readonly SlimThreadPool _pool;
+    [FieldOffset(72)]
+    private readonly SlimThreadPoolGroup _group; // whose SynchronizationContext every item of the group runs under
+    [FieldOffset(80)]
+    private LockFreeWorkQueue? _queue;           // null while the group holds no item (see the remarks)
+    [FieldOffset(88)]
+    private readonly int _maxConcurrency;
+    [FieldOffset(92)]
+    private readonly int _maxItemsPerTurn;
+    [FieldOffset(96)]
     private int _abandoning;
+    [FieldOffset(100)]
     private int _swept;
-    private int _dropDeferred; // 1 while a worker holds the group in its DeferredQueueDrops
 
     public GroupTurns(SlimThreadPool pool, SlimThreadPoolGroup group, SlimGroupOptions options)
     {
