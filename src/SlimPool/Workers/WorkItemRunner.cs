@@ -23,7 +23,15 @@ internal sealed class WorkItemRunner(Action<Exception>? unhandledException, stri
     /// <paramref name="restoreSyncContext"/> if the item (or the context it flowed in with) changed them: an
     /// AsyncLocal value, a suppressed flow, a SynchronizationContext.
     /// </summary>
-    public void Execute(in QueuedWorkItem item, ExecutionContext? restoreContext, SynchronizationContext? restoreSyncContext)
+    public void Execute(in QueuedWorkItem item, ExecutionContext? restoreContext, SynchronizationContext? restoreSyncContext) =>
+        Execute(item, new ThreadContexts(restoreContext, restoreSyncContext));
+
+    /// <summary>
+    /// Runs <paramref name="item"/> on the thread <paramref name="contexts"/> was made on, then puts back the contexts it
+    /// holds if the item changed them (<see cref="ThreadContexts.RestoreAfterItem"/>). A thread that runs many items in a
+    /// row makes its <see cref="ThreadContexts"/> once.
+    /// </summary>
+    public void Execute(in QueuedWorkItem item, in ThreadContexts contexts)
     {
         try
         {
@@ -39,15 +47,7 @@ internal sealed class WorkItemRunner(Action<Exception>? unhandledException, stri
             ReportUnhandled(exception);
         }
 
-        if (restoreContext is not null && ExecutionContext.Capture() != restoreContext)
-        {
-            ExecutionContext.Restore(restoreContext);
-        }
-
-        if (SynchronizationContext.Current != restoreSyncContext)
-        {
-            SynchronizationContext.SetSynchronizationContext(restoreSyncContext);
-        }
+        contexts.RestoreAfterItem();
     }
 
     /// <summary>Runs a thread hook (<c>OnThreadStart</c>, <c>OnThreadExit</c>); an exception is reported like an item's.</summary>

@@ -1,0 +1,95 @@
+using SlimPool.Queues;
+using SlimPool.Tests.Infrastructure;
+using SlimPool.Workers;
+
+namespace SlimPool.Tests.Pools;
+
+/// <summary>
+/// <see cref="ThreadContexts"/>: what an item changes on its thread is put back before the next item, read from the
+/// thread's own fields on this runtime; the pool's workers and a group's turns (many items on one thread) use it.
+/// </summary>
+public sealed class ThreadContextsTests
+{
+    [Fact]
+    public void Readable_ThisRuntime_ReadsTheThreadsFields()
+    {
+        // Failing here means the runtime's Thread lost the fields ThreadContexts reads: every check then takes the
+        // public API's thread-local reads (correct, slower), and the accessors' names need a look.
+        Assert.True(ThreadContexts.Readable);
+    }
+
+    [Fact]
+    public void RestoreAfterItem_ItemSetAsyncLocalSuppressedFlowAndSyncContext_AllPutBack()
+    {
+        var local = new AsyncLocal<string?>();
+        var ownContext = new SynchronizationContext();
+        string? seenAfter = "unset";
+        bool flowSuppressedAfter = true;
+        SynchronizationContext? syncAfter = null;
+        var thread = new Thread(() =>
+        {
+            SynchronizationContext.SetSynchronizationContext(ownContext);
+            var contexts = new ThreadContexts(ExecutionContext.Capture(), ownContext);
+            var runner = new WorkItemRunner(unhandledException: null);
+            runner.Execute(new QueuedWorkItem((Action)(() =>
+            {
+                local.Value = "leaked?";
+                ExecutionContext.SuppressFlow(); // never undone by the item
+                SynchronizationContext.SetSynchronizationContext(new SynchronizationContext());
+            }), null, null), contexts);
+            seenAfter = local.Value;
+            flowSuppressedAfter = ExecutionContext.IsFlowSuppressed();
+            syncAfter = SynchronizationContext.Current;
+        });
+        thread.Start();
+        Assert.True(thread.Join(Bounded.Timeout));
+
+        Assert.Null(seenAfter);
+        Assert.False(flowSuppressedAfter);
+        Assert.Same(ownContext, syncAfter);
+    }
+
+    [Fact]
+    public void GroupQueue_ItemSetsAsyncLocalSuppressesFlowAndSetsSyncContext_NextItemOfTheTurnSeesNone()
+    {
+        using SlimThreadPool pool = TestPools.Create(1);
+        using SlimThreadPoolGroup group = pool.CreateGroup();
+        var local = new AsyncLocal<string?>();
+        using var hold = new ManualResetEventSlim();
+        var seen = new TaskCompletionSource<(string?, bool, SynchronizationContext?)>(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        // Both items wait in the group behind the first, so one turn runs them back to back on one thread.
+        group.Queue(() => hold.Wait(Bounded.Timeout));
+        group.Queue(() =>
+        {
+            local.Value = "leaked?";
+            ExecutionContext.SuppressFlow();
+            SynchronizationContext.SetSynchronizationContext(new SynchronizationContext());
+        });
+        group.Queue(() => seen.SetResult((local.Value, ExecutionContext.IsFlowSuppressed(), SynchronizationContext.Current)));
+        hold.Set();
+
+        (string? value, bool suppressed, SynchronizationContext? context) = Bounded.Result(seen.Task, "the third item");
+        Assert.Null(value);
+        Assert.False(suppressed);
+        Assert.Same(group.SynchronizationContext, context);
+    }
+
+    [Fact]
+    public void Queue_ItemSuppressesFlowWithoutUndo_NextItemSeesFlowRestored()
+    {
+        using SlimThreadPool pool = TestPools.Create(1, o => o.FlowExecutionContext = true);
+        using var first = new ManualResetEventSlim();
+        var seen = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        pool.Queue(() =>
+        {
+            ExecutionContext.SuppressFlow();
+            first.Set();
+        });
+        Bounded.Wait(first, "the first item");
+        pool.Queue(() => seen.SetResult(ExecutionContext.IsFlowSuppressed()));
+
+        Assert.False(Bounded.Result(seen.Task, "the second item"));
+    }
+}
