@@ -328,7 +328,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         named?.SetRunningGroup(_group);
         try
         {
-            RunTurn(new ThreadContexts(ExecutionContext.Capture(), groupContext));
+            RunTurn(new ThreadContexts(groupContext));
         }
         finally
         {

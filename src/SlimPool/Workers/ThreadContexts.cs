@@ -27,18 +27,28 @@ internal readonly struct ThreadContexts
     private readonly ExecutionContext? _executionContextField;
 
     /// <summary>
-    /// The current thread's contexts now: <paramref name="executionContext"/> (what <see cref="ExecutionContext.Capture"/>
-    /// returned, to restore) and <paramref name="synchronizationContext"/> are what each item must leave behind.
+    /// The current thread's contexts now: its ExecutionContext as it is (a suppressed flow included, when the thread's
+    /// fields are readable) and <paramref name="synchronizationContext"/> are what each item must leave behind.
     /// </summary>
-    public ThreadContexts(ExecutionContext? executionContext, SynchronizationContext? synchronizationContext)
+    public ThreadContexts(SynchronizationContext? synchronizationContext)
     {
         _thread = Thread.CurrentThread;
-        _executionContextField = Readable ? ExecutionContextField(_thread) : null;
-        ExecutionContext = executionContext;
+        if (Readable)
+        {
+            // The field itself: a context whose flow is suppressed is restored as it is, which Capture, returning null
+            // for it, cannot give (it gives the default context for a null field).
+            _executionContextField = ExecutionContextField(_thread);
+            ExecutionContext = _executionContextField ?? System.Threading.ExecutionContext.Capture();
+        }
+        else
+        {
+            ExecutionContext = System.Threading.ExecutionContext.Capture(); // null under a suppressed flow: not restored
+        }
+
         SynchronizationContext = synchronizationContext;
     }
 
-    /// <summary>The ExecutionContext to restore after an item (null: leave the thread's as the item left it).</summary>
+    /// <summary>The ExecutionContext restored after an item that changed it (null: none, see the constructor).</summary>
     public ExecutionContext? ExecutionContext { get; }
 
     /// <summary>The SynchronizationContext to restore after an item.</summary>

@@ -23,8 +23,32 @@ internal sealed class WorkItemRunner(Action<Exception>? unhandledException, stri
     /// <paramref name="restoreSyncContext"/> if the item (or the context it flowed in with) changed them: an
     /// AsyncLocal value, a suppressed flow, a SynchronizationContext.
     /// </summary>
-    public void Execute(in QueuedWorkItem item, ExecutionContext? restoreContext, SynchronizationContext? restoreSyncContext) =>
-        Execute(item, new ThreadContexts(restoreContext, restoreSyncContext));
+    public void Execute(in QueuedWorkItem item, ExecutionContext? restoreContext, SynchronizationContext? restoreSyncContext)
+    {
+        try
+        {
+            if (item.Context is { } context)
+            {
+                ExecutionContext.Restore(context);
+            }
+
+            item.Invoke();
+        }
+        catch (Exception exception)
+        {
+            ReportUnhandled(exception);
+        }
+
+        if (restoreContext is not null && ExecutionContext.Capture() != restoreContext)
+        {
+            ExecutionContext.Restore(restoreContext);
+        }
+
+        if (SynchronizationContext.Current != restoreSyncContext)
+        {
+            SynchronizationContext.SetSynchronizationContext(restoreSyncContext);
+        }
+    }
 
     /// <summary>
     /// Runs <paramref name="item"/> on the thread <paramref name="contexts"/> was made on, then puts back the contexts it

@@ -100,7 +100,7 @@ internal sealed class WorkerLoop
         // Code running on the pool that awaits resumes on the pool (see SlimSynchronizationContext), unless the
         // options ask for the built-in pool's null context.
         SynchronizationContext.SetSynchronizationContext(_synchronizationContext);
-        var contexts = new ThreadContexts(cleanContext, _synchronizationContext); // what each item leaves behind
+        var contexts = new ThreadContexts(_synchronizationContext); // what each item leaves behind: the hook's context, as it left it
         int idleTimeout = index >= _workers.WorkerCount ? _spareIdleTimeoutMs : Timeout.Infinite;
 
         // The starvation guard reads this thread's CPU clock by its id; written before the first SetBusy publishes it.

@@ -29,7 +29,7 @@ public sealed class ThreadContextsTests
         var thread = new Thread(() =>
         {
             SynchronizationContext.SetSynchronizationContext(ownContext);
-            var contexts = new ThreadContexts(ExecutionContext.Capture(), ownContext);
+            var contexts = new ThreadContexts(ownContext);
             var runner = new WorkItemRunner(unhandledException: null);
             runner.Execute(new QueuedWorkItem((Action)(() =>
             {
@@ -91,5 +91,44 @@ public sealed class ThreadContextsTests
         pool.Queue(() => seen.SetResult(ExecutionContext.IsFlowSuppressed()));
 
         Assert.False(Bounded.Result(seen.Task, "the second item"));
+    }
+
+    [Fact]
+    public void Execute_RestoreContextDiffersFromCallersAndItemChangesNothing_ThreadEndsInRestoreContext()
+    {
+        var local = new AsyncLocal<string?>();
+        string? after = "unset";
+        var thread = new Thread(() =>
+        {
+            ExecutionContext clean = ExecutionContext.Capture()!;
+            local.Value = "caller";
+            new WorkItemRunner(unhandledException: null).Execute(new QueuedWorkItem((Action)(() => { }), null, null), clean, null);
+            after = local.Value;
+        });
+        thread.UnsafeStart();
+        Assert.True(thread.Join(Bounded.Timeout));
+
+        Assert.Null(after);
+    }
+
+    [Fact]
+    public void Queue_StartHookLeavesFlowSuppressed_NextItemDoesNotSeeFirstItemsLocal()
+    {
+        var local = new AsyncLocal<string?>();
+        using SlimThreadPool pool = TestPools.Create(1, o => o.OnThreadStart = _ => ExecutionContext.SuppressFlow());
+        using var first = new ManualResetEventSlim();
+        var seen = new TaskCompletionSource<(string?, bool)>(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        pool.Queue(() =>
+        {
+            local.Value = "leaked?";
+            first.Set();
+        });
+        Bounded.Wait(first, "the first item");
+        pool.Queue(() => seen.SetResult((local.Value, ExecutionContext.IsFlowSuppressed())));
+
+        (string? value, bool suppressed) = Bounded.Result(seen.Task, "the second item");
+        Assert.Null(value);
+        Assert.True(suppressed); // the hook's state is every item's baseline, a suppressed flow included
     }
 }
