@@ -359,10 +359,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         }
     }
 
-    // The quantum's clock is read after the 1st, 2nd, 4th, 8th, ... item of a turn, not after every item: a clock read
-    // costs about 40 ns on a virtual machine (kvm-clock), as much as a tiny item's whole hand-off, and with the
-    // default 32 items a turn reads it 5 times. A turn of items of similar length therefore ends within twice
-    // MaxTurnDuration; items long enough for that to matter are long enough for the reads not to.
+    // A quantum (TurnQuantum) ends after MaxItemsPerTurn items or MaxTurnDuration, whichever comes first.
     // A spent quantum gives the worker back only if the pool has other items queued (another group's turn among them):
     // with nothing else waiting, moving the turn to the back of an empty queue would only move it to another core.
     // Items run are added to _ran once a quantum (a full fence each) rather than once an item, and before the turn
@@ -372,9 +369,8 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         WorkItemRunner runner = _pool.Runner;
         WorkItemDurations durations = _pool.Durations;
         bool naming = _pool.SlowItems is not null; // the slow-item watch reads what each worker runs
-        int ran = 0;
         long counted = 0; // items run this turn and not yet added to _ran
-        long startedAt = _maxTurnTicks == 0 ? 0 : Stopwatch.GetTimestamp();
+        var quantum = new TurnQuantum(_maxItemsPerTurn, _maxTurnTicks);
         WorkerState? worker = _pool.OwnWorkerState; // where the pool counts this turn's items
         naming &= worker is not null;
 
@@ -418,7 +414,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
                 durations.Record(sampledAt, _group);
             }
 
-            if (++ran >= _maxItemsPerTurn || (startedAt != 0 && (ran & (ran - 1)) == 0 && Stopwatch.GetTimestamp() - startedAt >= _maxTurnTicks))
+            if (quantum.OnItemRan())
             {
                 if (!IsQueueEmpty && _pool.HasQueuedWork)
                 {
@@ -431,8 +427,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
 
                 AddRan(counted);
                 counted = 0;
-                ran = 0;
-                startedAt = _maxTurnTicks == 0 ? 0 : Stopwatch.GetTimestamp();
+                quantum.Restart();
             }
         }
     }
