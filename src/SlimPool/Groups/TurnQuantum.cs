@@ -9,28 +9,30 @@ namespace SlimPool.Groups;
 /// </summary>
 /// <remarks>
 /// <para>A clock read costs about 40 ns on a virtual machine (kvm-clock), as much as a tiny item's whole hand-off, so
-/// the clock is not read after every item. In a quantum it is read after the 1st, 2nd, 4th, 8th, ... item, so a
-/// quantum of items of similar length ends within twice the limit.</para>
-/// <para>A read that shows the items short (the whole quantum, at the rate so far, would take under half the limit)
-/// stops the reads for the rest of that quantum, and the quanta after it read the clock once, half-way, until a read
-/// shows longer items; their time counts from the read before (earlier than their start, so they end no later). For
-/// items of similar length this changes nothing: a quantum of short items is spent by its count first. Items that
-/// turn long after short ones are noticed within half a quantum of items, as they are after the half-way read of any
-/// quantum.</para>
+/// the clock is not read after every item. In a quantum it is read at its start and after the 1st, 2nd, 4th, 8th, ...
+/// item, so a quantum of items of similar length ends within twice the limit, and a quantum's first item is checked
+/// alone.</para>
+/// <para>When the last read of a quantum shows its items short (the whole quantum at that rate under half the limit),
+/// the next quantum skips the reads after its first <see cref="ShortSkip"/> items and reads from the
+/// <see cref="ShortSkip"/>-th on (three reads a quantum of 32 instead of six). For items of similar length this
+/// changes nothing: such a quantum is spent by its count first. An item that turns long right after short quanta is
+/// noticed within <see cref="ShortSkip"/> items instead of after the first.</para>
 /// </remarks>
 internal struct TurnQuantum
 {
+    /// <summary>After a quantum of short items, the first read of the next comes after this many items.</summary>
+    internal const int ShortSkip = 8;
+
     private readonly int _maxItems;
     private readonly long _maxTicks;      // 0: no time limit
     private readonly Func<long>? _clock;  // tests' clock; null: Stopwatch
-    private readonly int _halfWay;        // the read of a quantum after short ones: the largest power of two below _maxItems
+    private readonly int _lastRead;       // the last read of a quantum: the largest power of two below _maxItems (0: none)
     private int _items;                   // run in this quantum
     private int _nextRead;                // the item count after which the clock is read next; 0: none this quantum
     private long _startedAt;
-    private long _lastRead;
-    private bool _short;                  // the last read showed short items
+    private bool _short;                  // the quantum's latest read showed short items
 
-    /// <summary>Starts a turn's first quantum.</summary>
+    /// <summary>Starts a turn's first quantum, with every read.</summary>
     /// <param name="maxItems">Items a quantum may run (at least 1).</param>
     /// <param name="maxTicks">Stopwatch ticks a quantum may run; 0 for no time limit.</param>
     /// <param name="clock">The clock, for tests; null reads <see cref="Stopwatch.GetTimestamp"/>.</param>
@@ -40,8 +42,8 @@ internal struct TurnQuantum
         _maxItems = maxItems;
         _maxTicks = maxTicks;
         _clock = clock;
-        _halfWay = maxItems <= 1 ? 0 : 1 << (31 - int.LeadingZeroCount(maxItems - 1));
-        _startedAt = _lastRead = maxTicks == 0 ? 0 : Now();
+        _lastRead = maxItems <= 1 ? 0 : 1 << (31 - int.LeadingZeroCount(maxItems - 1));
+        _startedAt = maxTicks == 0 ? 0 : Now();
         _nextRead = maxTicks == 0 ? 0 : 1;
     }
 
@@ -58,17 +60,17 @@ internal struct TurnQuantum
             return false;
         }
 
-        long now = _lastRead = Now();
-        long elapsed = now - _startedAt;
+        long elapsed = Now() - _startedAt;
         if (elapsed >= _maxTicks)
         {
-            _short = false; // the next quantum reads from its first item again
+            _short = false;
             return true;
         }
 
-        // Short: the whole quantum at this rate stays under half the limit (elapsed / items * maxItems < maxTicks / 2).
-        _short = (double)elapsed * _maxItems < _maxTicks / 2.0 * _items; // in doubles: a long limit times many items overflows a long
-        _nextRead = _short || _items >= _halfWay ? 0 : _items * 2;
+        // Short: the whole quantum at this rate stays under half the limit (elapsed / items * maxItems < maxTicks / 2),
+        // in doubles: a long limit times many items overflows a long.
+        _short = (double)elapsed * _maxItems < _maxTicks / 2.0 * _items;
+        _nextRead = _items >= _lastRead ? 0 : _items * 2;
         return false;
     }
 
@@ -81,16 +83,8 @@ internal struct TurnQuantum
             return;
         }
 
-        if (_short)
-        {
-            _startedAt = _lastRead;
-            _nextRead = _halfWay;
-        }
-        else
-        {
-            _startedAt = _lastRead = Now();
-            _nextRead = 1;
-        }
+        _startedAt = Now();
+        _nextRead = _short ? Math.Min(ShortSkip, _lastRead) : 1;
     }
 
     private readonly long Now() => _clock is null ? Stopwatch.GetTimestamp() : _clock();

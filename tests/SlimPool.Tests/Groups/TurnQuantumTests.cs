@@ -4,7 +4,7 @@ namespace SlimPool.Tests.Groups;
 
 /// <summary>
 /// <see cref="TurnQuantum"/> on a fake clock: a quantum ends by its count or its time, within twice the limit for items
-/// of similar length, and reads the clock once a quantum while the items are short.
+/// of similar length, and skips its early reads after a quantum of short items.
 /// </summary>
 public sealed class TurnQuantumTests
 {
@@ -34,13 +34,13 @@ public sealed class TurnQuantumTests
     }
 
     [Fact]
-    public void OnItemRan_ShortItems_ReadsTheClockOnceAQuantumAfterTheFirst()
+    public void OnItemRan_ShortItems_LaterQuantaSkipTheEarlyReads()
     {
         var clock = new FakeClock();
         var quantum = new TurnQuantum(32, maxTicks: 1_000, clock.Read);
 
         Assert.Equal(32, RunUntilSpent(ref quantum, clock, ticksPerItem: 1));
-        Assert.Equal(2, clock.Reads); // the start, and after the 1st item (short: no more this quantum)
+        Assert.Equal(6, clock.Reads); // the start, and after the 1st, 2nd, 4th, 8th and 16th item
 
         for (int q = 0; q < 10; q++)
         {
@@ -48,22 +48,72 @@ public sealed class TurnQuantumTests
             Assert.Equal(32, RunUntilSpent(ref quantum, clock, ticksPerItem: 1));
         }
 
-        Assert.Equal(2 + 10, clock.Reads); // one half-way read a quantum
+        Assert.Equal(6 + (10 * 3), clock.Reads); // the start, after the 8th and the 16th
     }
 
     [Fact]
-    public void OnItemRan_ItemsTurnLongAfterShortOnes_SpentWithinHalfAQuantum()
+    public void OnItemRan_ShortFirstItemThenLongOnes_FirstQuantumKeepsEveryRead()
+    {
+        var clock = new FakeClock();
+        var quantum = new TurnQuantum(32, maxTicks: 1_000, clock.Read);
+
+        Assert.Equal(2, RunUntilSpent(ref quantum, clock, i => i == 1 ? 0 : 1_000)); // read after the 2nd: 1,000
+    }
+
+    [Fact]
+    public void OnItemRan_TimeOnlyQuantaShortFirstItemThenLongOnes_SpentByTime()
+    {
+        var clock = new FakeClock();
+        var quantum = new TurnQuantum(int.MaxValue, maxTicks: 60_000_000_000, clock.Read);
+
+        int items = RunUntilSpent(ref quantum, clock, i => i == 1 ? 10 : 1_000_000, maxItems: 200_000);
+
+        Assert.Equal(65_536, items); // the first read past 60 s: twice the limit at most
+    }
+
+    [Fact]
+    public void OnItemRan_ItemsTurnLongAfterShortQuanta_NoticedWithinTheSkip()
     {
         var clock = new FakeClock();
         var quantum = new TurnQuantum(32, maxTicks: 1_000, clock.Read);
         RunUntilSpent(ref quantum, clock, ticksPerItem: 1);
         quantum.Restart();
 
-        Assert.Equal(16, RunUntilSpent(ref quantum, clock, ticksPerItem: 200)); // read half-way: 3,200 ticks
+        Assert.Equal(TurnQuantum.ShortSkip, RunUntilSpent(ref quantum, clock, ticksPerItem: 200)); // 1,600 ticks after the 8th
 
         // Long items now: the next quantum reads from its first item again.
         quantum.Restart();
-        Assert.Equal(8, RunUntilSpent(ref quantum, clock, ticksPerItem: 200)); // 1,600 ticks after the 8th
+        Assert.Equal(8, RunUntilSpent(ref quantum, clock, ticksPerItem: 200)); // 800 after the 4th, 1,600 after the 8th
+    }
+
+    [Fact]
+    public void OnItemRan_ItemsTurnLongAfterTheLastRead_NoticedWithinTheSkipOfTheNextQuantum()
+    {
+        var clock = new FakeClock();
+        var quantum = new TurnQuantum(32, maxTicks: 1_000, clock.Read);
+        RunUntilSpent(ref quantum, clock, ticksPerItem: 1);
+        quantum.Restart();
+
+        Assert.Equal(32, RunUntilSpent(ref quantum, clock, i => i <= 16 ? 1 : 1_000)); // long after the last read, at 16
+        quantum.Restart();
+        Assert.Equal(TurnQuantum.ShortSkip, RunUntilSpent(ref quantum, clock, ticksPerItem: 1_000));
+    }
+
+    [Theory]
+    [InlineData(0, 50, 3_200)] // a tiny first item, then items that fill most of a quantum's limit
+    [InlineData(40, 40, 3_200)] // steady items at 40% of the limit a quantum: short, and stays short
+    public void Restart_SteadyItems_EveryQuantumRunsItsCount(long firstItemTicks, long ticksPerItem, long maxTicks)
+    {
+        var clock = new FakeClock();
+        var quantum = new TurnQuantum(32, maxTicks, clock.Read);
+        var sizes = new List<int>();
+        for (int q = 0; q < 20; q++)
+        {
+            sizes.Add(RunUntilSpent(ref quantum, clock, i => i == 1 ? firstItemTicks : ticksPerItem));
+            quantum.Restart();
+        }
+
+        Assert.All(sizes, size => Assert.Equal(32, size));
     }
 
     [Fact]
@@ -78,18 +128,21 @@ public sealed class TurnQuantumTests
         Assert.True(quantum.OnItemRan()); // the limit, reached after the 2nd item's read
     }
 
-    private static int RunUntilSpent(ref TurnQuantum quantum, FakeClock clock, long ticksPerItem)
+    private static int RunUntilSpent(ref TurnQuantum quantum, FakeClock clock, long ticksPerItem) =>
+        RunUntilSpent(ref quantum, clock, _ => ticksPerItem);
+
+    private static int RunUntilSpent(ref TurnQuantum quantum, FakeClock clock, Func<int, long> ticksOfItem, int maxItems = 1_000)
     {
-        for (int items = 1; items <= 1_000; items++)
+        for (int items = 1; items <= maxItems; items++)
         {
-            clock.Advance(ticksPerItem);
+            clock.Advance(ticksOfItem(items));
             if (quantum.OnItemRan())
             {
                 return items;
             }
         }
 
-        throw new InvalidOperationException("The quantum was not spent within 1,000 items.");
+        throw new InvalidOperationException($"The quantum was not spent within {maxItems} items.");
     }
 
     private sealed class FakeClock
