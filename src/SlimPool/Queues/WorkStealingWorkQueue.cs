@@ -1,3 +1,4 @@
+using System.Diagnostics;
 namespace SlimPool.Queues;
 
 /// <summary>
@@ -125,6 +126,19 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
             local = null;
         }
 
+        return TryDequeue(local, out item);
+    }
+
+    /// <summary>
+    /// The current worker's own queues (after <see cref="AttachWorker"/> on this thread), for a worker loop that takes
+    /// items through <see cref="TryDequeue(WorkerQueues?, out QueuedWorkItem)"/> without a thread-local read each time.
+    /// </summary>
+    internal WorkerQueues? CurrentWorkerQueues => t_local is { } local && local.Owner == this ? local : null;
+
+    /// <summary>As <see cref="TryDequeue(out QueuedWorkItem)"/>, on the thread whose queues <paramref name="local"/> are (null: not a worker).</summary>
+    internal bool TryDequeue(WorkerQueues? local, out QueuedWorkItem item)
+    {
+        Debug.Assert(local is null || (local == t_local && local.Owner == this), "a worker passes its own queues");
         if (local is not null)
         {
             // The fair look (see the remarks): the oldest item from outside. Otherwise the slot and the ring, then

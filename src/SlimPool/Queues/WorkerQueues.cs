@@ -30,7 +30,7 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
 
     public int WorkerIndex => workerIndex;
 
-    /// <summary>Owner only: its looks since its last fair look (see <see cref="WorkStealingWorkQueue.TryDequeue"/>).</summary>
+    /// <summary>Owner only: its looks since its last fair look (see <see cref="WorkStealingWorkQueue.TryDequeue(out QueuedWorkItem)"/>).</summary>
     public int Looks;
 
     /// <summary>Owner only: its next look steals before it takes from the shared queue (see <see cref="WorkStealingWorkQueue.LookAtSiblingsFirst"/>).</summary>

@@ -106,6 +106,7 @@ internal sealed class WorkerLoop
         // The starvation guard reads this thread's CPU clock by its id; written before the first SetBusy publishes it.
         state.OsThreadId = _trackThreadClock ? ThreadCpuClock.CurrentThreadId() : 0;
         _queue.AttachWorker(index);
+        WorkerQueues? ownQueues = (_queue as WorkStealingWorkQueue)?.CurrentWorkerQueues;
         _idleWait.OnWorkerStarted(index);
         bool busy = false;
         bool retired = false;
@@ -125,7 +126,7 @@ internal sealed class WorkerLoop
 
                 // High items first, straight from their lane (their tickets stay queued, holding their capacity slots);
                 // a pool that never had one pays a null test here.
-                if ((_pool.Lanes is { } lanes && lanes.TryTakeHigh(out QueuedWorkItem item)) || TryDequeue(out item))
+                if ((_pool.Lanes is { } lanes && lanes.TryTakeHigh(out QueuedWorkItem item)) || TryDequeue(ownQueues, out item))
                 {
                     _idleWait.OnWorkTaken(index);
                     if (_slowItems is not null)
@@ -223,9 +224,9 @@ internal sealed class WorkerLoop
         return woken;
     }
 
-    private bool TryDequeue(out QueuedWorkItem item)
+    private bool TryDequeue(WorkerQueues? ownQueues, out QueuedWorkItem item)
     {
-        if (_queue.TryDequeue(out item))
+        if (ownQueues is not null ? ((WorkStealingWorkQueue)_queue).TryDequeue(ownQueues, out item) : _queue.TryDequeue(out item))
         {
             _gate?.Release(); // the item's capacity slot
             return true;
