@@ -42,9 +42,9 @@ namespace SlimPool.Groups;
 /// pool's shutdown then hands the group's items back in its place (<see cref="HandBack"/>). GroupTurns.pml models this,
 /// the drop included.</para>
 /// <para><b>Layout.</b> A producer writes <c>_accepted</c> once an item; a turn on another core reads the queue, the
-/// abandon flags and its limits once an item. Were they on one cache line, each item would move that line between the
-/// two cores (a streaming serial queue's cost per item went from about 34 to 23 ns when they were moved apart, in
-/// <c>SerialQueueBenchmarks</c>). The fields are therefore laid out by hand: <c>_accepted</c> first, the fields a turn
+/// abandon flags once an item. On one cache line, each item would move that line between the two cores
+/// (<c>SerialQueueBenchmarks</c>, streaming: about 34 ns an item with them on one line, 23 apart). The fields are
+/// therefore laid out by hand: <c>_accepted</c> first, the fields a turn
 /// reads per item from offset 64 on (64 bytes past it, so on another line wherever the object starts), the rarely
 /// touched ones between; no padding is added, so a group stays as small as before.</para>
 /// <para><b>Serial groups.</b> With one turn, one thread at a time takes items from the queue, in its order; a turn
