@@ -106,7 +106,8 @@ internal sealed class WorkerLoop
         // The starvation guard reads this thread's CPU clock by its id; written before the first SetBusy publishes it.
         state.OsThreadId = _trackThreadClock ? ThreadCpuClock.CurrentThreadId() : 0;
         _queue.AttachWorker(index);
-        WorkerQueues? ownQueues = (_queue as WorkStealingWorkQueue)?.CurrentWorkerQueues;
+        var workStealing = _queue as WorkStealingWorkQueue;
+        WorkerQueues? ownQueues = workStealing?.CurrentWorkerQueues; // taken without a thread-local read per item
         _idleWait.OnWorkerStarted(index);
         bool busy = false;
         bool retired = false;
@@ -126,7 +127,7 @@ internal sealed class WorkerLoop
 
                 // High items first, straight from their lane (their tickets stay queued, holding their capacity slots);
                 // a pool that never had one pays a null test here.
-                if ((_pool.Lanes is { } lanes && lanes.TryTakeHigh(out QueuedWorkItem item)) || TryDequeue(ownQueues, out item))
+                if ((_pool.Lanes is { } lanes && lanes.TryTakeHigh(out QueuedWorkItem item)) || TryDequeue(workStealing, ownQueues, out item))
                 {
                     _idleWait.OnWorkTaken(index);
                     if (_slowItems is not null)
@@ -224,9 +225,9 @@ internal sealed class WorkerLoop
         return woken;
     }
 
-    private bool TryDequeue(WorkerQueues? ownQueues, out QueuedWorkItem item)
+    private bool TryDequeue(WorkStealingWorkQueue? workStealing, WorkerQueues? ownQueues, out QueuedWorkItem item)
     {
-        if (ownQueues is not null ? ((WorkStealingWorkQueue)_queue).TryDequeue(ownQueues, out item) : _queue.TryDequeue(out item))
+        if (workStealing is not null ? workStealing.TryDequeue(ownQueues, out item) : _queue.TryDequeue(out item))
         {
             _gate?.Release(); // the item's capacity slot
             return true;
