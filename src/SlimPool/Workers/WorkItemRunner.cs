@@ -25,19 +25,7 @@ internal sealed class WorkItemRunner(Action<Exception>? unhandledException, stri
     /// </summary>
     public void Execute(in QueuedWorkItem item, ExecutionContext? restoreContext, SynchronizationContext? restoreSyncContext)
     {
-        try
-        {
-            if (item.Context is { } context)
-            {
-                ExecutionContext.Restore(context);
-            }
-
-            item.Invoke();
-        }
-        catch (Exception exception)
-        {
-            ReportUnhandled(exception);
-        }
+        RunReporting(item);
 
         if (restoreContext is not null && ExecutionContext.Capture() != restoreContext)
         {
@@ -57,6 +45,15 @@ internal sealed class WorkItemRunner(Action<Exception>? unhandledException, stri
     /// </summary>
     public void Execute(in QueuedWorkItem item, in ThreadContexts contexts)
     {
+        RunReporting(item);
+        contexts.RestoreAfterItem();
+    }
+
+    // Runs the item in the context it flowed in with, if any; an exception is reported, never rethrown. Inlined into
+    // both Execute overloads: it is on every item's path.
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    private void RunReporting(in QueuedWorkItem item)
+    {
         try
         {
             if (item.Context is { } context)
@@ -70,8 +67,6 @@ internal sealed class WorkItemRunner(Action<Exception>? unhandledException, stri
         {
             ReportUnhandled(exception);
         }
-
-        contexts.RestoreAfterItem();
     }
 
     /// <summary>Runs a thread hook (<c>OnThreadStart</c>, <c>OnThreadExit</c>); an exception is reported like an item's.</summary>
