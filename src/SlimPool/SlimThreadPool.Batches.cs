@@ -7,15 +7,9 @@ namespace SlimPool;
 public sealed partial class SlimThreadPool
 {
     /// <summary>
-    /// How many items of a batch are published together, with one claim and then one wake check: a woken worker starts
-    /// on the first chunk while the producer writes the next.
-    /// </summary>
-    internal const int BatchChunk = 64;
-
-    /// <summary>
     /// Queues every item of <paramref name="workItems"/>, in order, as one call: the whole batch is accepted or none of
     /// it. Cheaper per item than one <see cref="Queue(IWorkItem)"/> call each: the items go to the shared queue in chunks
-    /// of 64, each made visible with one compare-and-swap and followed by one wake check.
+    /// of 64 (Publisher.BatchChunk), each made visible with one compare-and-swap and followed by one wake check.
     /// </summary>
     /// <param name="workItems">The items, queued in this order; none may be null. An empty batch queues nothing.</param>
     /// <remarks>
@@ -115,9 +109,8 @@ public sealed partial class SlimThreadPool
         }
     }
 
-    // The batch is accepted whole at the shutdown check below, as a single item is at TryPublish's: from there on every
-    // chunk is published, and one that lands after the shutdown began is handed to it (OnQueuedDuringShutdown) for the
-    // whole batch once the last chunk is out, after the same fence a single publish has.
+    // The batch is accepted whole or refused whole: refused before any slot is taken once the pool shut down, and after
+    // the slots are taken if it shut down meanwhile (the publisher's flag read; the slots go back then).
     private bool TryQueueBatchCore<TBatch>(TBatch batch, bool wait)
         where TBatch : IBatchSource, allows ref struct
     {
@@ -137,35 +130,10 @@ public sealed partial class SlimThreadPool
             return false;
         }
 
-        if (_shutdown.IsShutDown)
+        if (!_publisher.TryPublishBatch(ref batch))
         {
             ReleaseSlots(count);
             return false;
-        }
-
-        bool sampling = _queueWait.Enabled; // read once a batch: a listener that starts mid-batch samples the next one
-        for (int start = 0; start < count; start += BatchChunk)
-        {
-            int length = Math.Min(BatchChunk, count - start);
-            if (sampling)
-            {
-                PublishStamped(ref batch, start, length);
-            }
-            else
-            {
-                EnqueueBatchThenFence(ref batch, start, length);
-            }
-
-            if (!_shutdown.IsShutDown)
-            {
-                _idleWait.OnWorkQueued(); // one wake check a chunk: a woken worker wakes the next while items wait
-                _guard?.OnQueued();
-            }
-        }
-
-        if (_shutdown.IsShutDown)
-        {
-            _shutdown.OnQueuedDuringShutdown(IsOwnWorker, count);
         }
 
         return true;
@@ -207,53 +175,4 @@ public sealed partial class SlimThreadPool
 
     /// <summary>Gives back slots taken by <see cref="TryReserveSlots"/>.</summary>
     internal void ReleaseSlots(int count) => _gate?.Release(count);
-
-    // Publishes a chunk where every worker looks, each entry copied once from the caller's span into the queue's cell,
-    // then makes sure a full fence follows (see EnqueueThenFence).
-    private void EnqueueBatchThenFence<TBatch>(scoped ref TBatch batch, int start, int length)
-        where TBatch : IBatchSource, allows ref struct
-    {
-        if (_fencedQueue is { } fenced)
-        {
-            if (fenced.EnqueueBatchFenced(ref batch, start, length))
-            {
-                return;
-            }
-        }
-        else
-        {
-            for (int i = start; i < start + length; i++)
-            {
-                _queue.Enqueue(batch.At(i));
-            }
-        }
-
-        Interlocked.MemoryBarrier();
-    }
-
-    // While the queue-wait histogram listens, a chunk goes through a stack buffer where its sampled items are stamped.
-    private void PublishStamped<TBatch>(scoped ref TBatch batch, int start, int length)
-        where TBatch : IBatchSource, allows ref struct
-    {
-        ChunkBuffer buffer = default;
-        Span<QueuedWorkItem> chunk = buffer;
-        for (int i = 0; i < length; i++)
-        {
-            QueuedWorkItem entry = batch.At(start + i);
-            object callback = entry.StoredCallback;
-            object? state = entry.StoredState;
-            StampForQueueWait(ref callback, ref state);
-            chunk[i] = new QueuedWorkItem(callback, state, entry.Context);
-        }
-
-        var stamped = new EntryBatch(chunk[..length]);
-        EnqueueBatchThenFence(ref stamped, 0, length);
-    }
-
-    // One chunk's entries on the caller's stack: entries hold references, so no stackalloc.
-    [System.Runtime.CompilerServices.InlineArray(BatchChunk)]
-    private struct ChunkBuffer
-    {
-        private QueuedWorkItem _first;
-    }
 }

@@ -32,8 +32,6 @@ public sealed partial class SlimThreadPool
     public const string GroupNameTag = "slimpool.group.name";
 
     private readonly Meter _meter;
-    private readonly Histogram<double> _queueWait;
-    private readonly Action<TimeSpan> _recordQueueWait;
     private readonly WorkItemDurations _durations;
 
     /// <summary>

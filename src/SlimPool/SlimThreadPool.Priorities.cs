@@ -5,13 +5,8 @@ namespace SlimPool;
 /// <summary>Priorities: items queued <see cref="WorkItemPriority.High"/> or <see cref="WorkItemPriority.Low"/> (see <see cref="PriorityLanes"/>).</summary>
 public sealed partial class SlimThreadPool
 {
-    private readonly TimeSpan _lowPriorityMaxDelay;
-    // Set once (CreateLanes), on the first High or Low item; workers read it before every look. A worker that still
-    // reads null only leaves a High item to its ticket, which is already in the queue.
-    private PriorityLanes? _lanes;
-
     /// <summary>The lanes for High and Low items, or null while none was ever queued.</summary>
-    internal PriorityLanes? Lanes => _lanes;
+    internal PriorityLanes? Lanes => _publisher.Lanes;
 
     /// <summary>Queues <paramref name="callback"/> with a priority (see <see cref="WorkItemPriority"/>).</summary>
     /// <param name="callback">The work to run.</param>
@@ -91,10 +86,4 @@ public sealed partial class SlimThreadPool
         priority is WorkItemPriority.Low or WorkItemPriority.Normal or WorkItemPriority.High
             ? priority
             : throw new ArgumentOutOfRangeException(nameof(priority), priority, $"{nameof(priority)} must be Low, Normal or High.");
-
-    private PriorityLanes CreateLanes()
-    {
-        var lanes = new PriorityLanes(this, _queue, _lowPriorityMaxDelay);
-        return Interlocked.CompareExchange(ref _lanes, lanes, null) ?? lanes;
-    }
 }

@@ -17,13 +17,6 @@ public sealed partial class SlimThreadPool
     [ThreadStatic]
     private static int t_inlineDepth;
 
-    /// <summary>While the queue-wait histogram is enabled, one item in this many (per producing thread) is timed.</summary>
-    internal const int QueueWaitSampleInterval = 64;
-
-    // Items this thread queued while the queue-wait histogram was enabled (see Publish).
-    [ThreadStatic]
-    private static uint t_queueWaitSample;
-
     /// <inheritdoc />
     /// <remarks>With <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set and the queue full, blocks until there is room (see there).</remarks>
     public void Queue(Action callback) => Queue(callback, CancellationToken.None);
@@ -142,9 +135,9 @@ public sealed partial class SlimThreadPool
             return false;
         }
 
-        // Past the shutdown flag, Publish hands the item to the drain (ShutdownCoordinator.OnQueuedDuringShutdown).
+        // Past the shutdown flag, the publish hands the item to the drain (ShutdownCoordinator.OnQueuedDuringShutdown).
         _gate?.ForceAcquire();
-        Publish(callback, state, preferLocal: true, CaptureContextToFlow());
+        _publisher.Publish(callback, state, preferLocal: true, CaptureContextToFlow());
         return true;
     }
 
@@ -306,125 +299,12 @@ public sealed partial class SlimThreadPool
     // a worker dequeues it; refused, the slot goes back here.
     private bool TryPublishHoldingSlot(object callback, object? state, bool preferLocal = true, WorkItemPriority priority = WorkItemPriority.Normal)
     {
-        if (TryPublish(callback, state, preferLocal, priority))
+        if (_publisher.TryPublish(callback, state, preferLocal, priority))
         {
             return true;
         }
 
         _gate?.Release();
         return false;
-    }
-
-    /// <summary>
-    /// Puts an item on the queue and wakes a worker if one is needed; false (nothing queued) once the pool no
-    /// longer accepts work. Capacity is the caller's business. <paramref name="preferLocal"/> false sends an item
-    /// queued on a worker to the shared queue (work stealing), behind what is already queued there, instead of the
-    /// worker's own slot.
-    /// </summary>
-    private bool TryPublish(object callback, object? state, bool preferLocal = true, WorkItemPriority priority = WorkItemPriority.Normal)
-    {
-        if (_shutdown.IsShutDown)
-        {
-            return false;
-        }
-
-        ExecutionContext? context = CaptureContextToFlow();
-        if (priority == WorkItemPriority.Normal)
-        {
-            Publish(callback, state, preferLocal, context);
-        }
-        else
-        {
-            PublishToLane(callback, state, priority, context);
-        }
-
-        return true;
-    }
-
-    /// <summary>
-    /// Queues an item that stands for items the pool, or a group of it, has already accepted (a group's turn, a Low
-    /// item's ticket): never refused, not even once shutdown has begun. The shutdown then takes it like an item that
-    /// raced the shutdown flag (see <see cref="ShutdownCoordinator.OnQueuedDuringShutdown"/>): a drain runs it, an
-    /// abandon hands it back. It carries no ExecutionContext: it runs in the worker's clean one, and each item it runs
-    /// in its own (an item queued without one sees no producer's values).
-    /// </summary>
-    internal void PublishAccepted(object callback, bool preferLocal, WorkItemPriority priority = WorkItemPriority.Normal)
-    {
-        _gate?.ForceAcquire();
-        if (priority == WorkItemPriority.Normal)
-        {
-            Publish(callback, null, preferLocal, context: null);
-        }
-        else
-        {
-            PublishToLane(callback, null, priority, context: null);
-        }
-    }
-
-    // A High or Low item goes into its lane with its context, then its ticket, which carries none, into the queue (see
-    // PriorityLanes). Kept out of the Normal path, which stays as short as it was.
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void PublishToLane(object callback, object? state, WorkItemPriority priority, ExecutionContext? context)
-    {
-        PriorityLanes lanes = _lanes ?? CreateLanes();
-        if (lanes.Add(priority, new QueuedWorkItem(callback, state, context)))
-        {
-            Publish(lanes.TicketFor(priority), null, preferLocal: false, context: null);
-        }
-        else
-        {
-            _gate?.Release(); // a ticket outstanding covers the item and holds a slot for it
-        }
-    }
-
-    private void Publish(object callback, object? state, bool preferLocal, ExecutionContext? context)
-    {
-        StampForQueueWait(ref callback, ref state);
-
-        // Full fence: the item is published before we read the idle state (pairs with the worker's announce,
-        // see IdleWait) and before we read the shutdown flag again (pairs with ShutdownCoordinator.Begin's exchange).
-        EnqueueThenFence(new QueuedWorkItem(callback, state, context), preferLocal);
-
-        if (_shutdown.IsShutDown)
-        {
-            _shutdown.OnQueuedDuringShutdown(IsOwnWorker);
-            return;
-        }
-
-        _idleWait.OnWorkQueued();
-        _guard?.OnQueued(); // after the same fence: see StarvationGuard
-    }
-
-    // One item in QueueWaitSampleInterval per producing thread is stamped while the histogram is enabled: a stamp is
-    // a small object and a clock read, too much for every tiny item; disabled, this is one field read.
-    private void StampForQueueWait(ref object callback, ref object? state)
-    {
-        if (_queueWait.Enabled && (++t_queueWaitSample & (QueueWaitSampleInterval - 1)) == 0)
-        {
-            callback = new TimedWorkItem(callback, state, _recordQueueWait);
-            state = null;
-        }
-    }
-
-    // Publishes the entry, then makes sure a full fence follows its publication. The shared queue's
-    // compare-and-swap that makes the entry visible is one already (IFencedEnqueue): an item queued from outside
-    // the pool then costs no second fence. A push onto a worker's own slot, or any other queue, gets an
-    // explicit one. The pushing worker is awake, but it may block in its next item without saying so: a sibling
-    // that is parking must still either see the pushed item in its re-check or be seen (and woken) by us.
-    private void EnqueueThenFence(in QueuedWorkItem entry, bool preferLocal)
-    {
-        if (_fencedQueue is { } fenced)
-        {
-            if (preferLocal ? fenced.EnqueueFenced(entry) : fenced.EnqueueFencedShared(entry))
-            {
-                return;
-            }
-        }
-        else
-        {
-            _queue.Enqueue(entry);
-        }
-
-        Interlocked.MemoryBarrier();
     }
 }

@@ -1,3 +1,4 @@
+using System.Diagnostics.Metrics;
 using SlimPool.Async;
 using SlimPool.Diagnostics;
 using SlimPool.Lifecycle;
@@ -20,10 +21,11 @@ namespace SlimPool;
 /// stop accepting work, run everything already accepted, and wait for the workers to exit; called on one of
 /// the pool's own workers they run what is left on that worker and return without waiting for it to exit.</para>
 /// <para>This type is the facade: each mechanism is an internal type that owns its state and states its invariants
-/// (the queue; the idle wait, <c>Scheduling/</c>; the workers, spares and capacity, <c>Workers/WorkerSet</c>; the
+/// (the queue; the publish protocol, <c>Scheduling/Publisher</c>; the idle wait, <c>Scheduling/</c>; the workers, spares and capacity, <c>Workers/WorkerSet</c>; the
 /// worker loop, <c>Workers/WorkerLoop</c>; the starvation guard; shutdown, <c>Lifecycle/ShutdownCoordinator</c>;
-/// idleness, <c>Workers/IdleTracker</c>; back-pressure, <c>Scheduling/CapacityGate</c>). The facade queues items and
-/// wires the owners together.</para>
+/// idleness, <c>Workers/IdleTracker</c>; back-pressure, <c>Scheduling/CapacityGate</c>). The facade checks and
+/// accepts items (arguments, the bound) and wires the owners together; the publisher takes each accepted item from
+/// there.</para>
 /// </remarks>
 public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
 {
@@ -31,8 +33,8 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
     internal const int DefaultSpinIterations = 50;
 
     private readonly IWorkQueue _queue;
-    private readonly IFencedEnqueue? _fencedQueue; // _queue, when its enqueue can end with a full fence
     private readonly IdleWait _idleWait;
+    private readonly Publisher _publisher;
     private readonly WorkerSet _workerSet;
     private readonly WorkerLoop _loop;
     private readonly WorkItemRunner _runner;
@@ -67,9 +69,7 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
         _workerCount = options.WorkerCount;
         _name = options.Name;
         _flowExecutionContext = options.FlowExecutionContext;
-        _lowPriorityMaxDelay = options.LowPriorityMaxDelay;
         _queue = CreateQueue(options);
-        _fencedQueue = _queue as IFencedEnqueue;
         _idleWait = options.IdleWait switch
         {
             IdleWaitKind.AutoResetEvent => new AutoResetEventIdleWait(_queue),
@@ -94,13 +94,14 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
             _slowItems = new SlowItemWatch(_workerSet, options.SlowItemThreshold, _name);
         }
 
-        _shutdown = new ShutdownCoordinator(_queue, _runner, _workerSet, _idleWait, _guard, _gate, OnShutdownFinished, HandBackGroupItems, () => _lanes);
+        _shutdown = new ShutdownCoordinator(_queue, _runner, _workerSet, _idleWait, _guard, _gate, OnShutdownFinished, HandBackGroupItems, () => _publisher!.Lanes);
         _idle = new IdleTracker(_queue, _workerSet, _shutdown);
-        (_meter, _queueWait, _recordQueueWait, _durations) = CreateMetrics();
-        _loop = new WorkerLoop(this, options, _queue, _gate, _idleWait, _workerSet, _runner, _shutdown, _idle, _synchronizationContext);
+        (_meter, Histogram<double> queueWait, Action<TimeSpan> recordQueueWait, _durations) = CreateMetrics();
+        _publisher = new Publisher(this, _queue, _idleWait, _guard, _shutdown, _gate, (queueWait, recordQueueWait), options.LowPriorityMaxDelay, namingItems: _slowItems is not null, _flowExecutionContext);
+        _loop = new WorkerLoop(this, options, _publisher, _queue, _gate, _idleWait, _workerSet, _runner, _shutdown, _idle, _synchronizationContext);
         if (_queue is WorkStealingWorkQueue workStealing)
         {
-            workStealing.OnRefilled = OnRefilled;
+            workStealing.OnRefilled = _publisher.OnRefilled;
         }
 
         _workerSet.StartPermanentWorkers();
@@ -167,10 +168,10 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
     internal bool HasQueuedWork => !_queue.IsEmpty;
 
     /// <summary>The ExecutionContext an item queued now carries: the caller's when the pool flows it, otherwise none.</summary>
-    internal ExecutionContext? CaptureContextToFlow() => _flowExecutionContext ? ExecutionContext.Capture() : null;
+    internal ExecutionContext? CaptureContextToFlow() => _publisher.CaptureContextToFlow();
 
     /// <summary>The current thread's worker slot if it is one of this pool's workers, else null: where it counts items.</summary>
-    internal WorkerState? OwnWorkerState => CurrentWorker.Pool == this ? CurrentWorker.State : null;
+    internal WorkerState? OwnWorkerState => CurrentWorker.StateOn(this);
 
     /// <summary>The group queues the current thread drops later, when it is one of this pool's workers; else null.</summary>
     internal Groups.DeferredQueueDrops? OwnQueueDrops => CurrentWorker.Pool == this ? CurrentWorker.QueueDrops : null;
@@ -197,6 +198,9 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
     /// <summary>The starvation guard, or null when it is off.</summary>
     internal StarvationGuard? Guard => _guard;
 
+    /// <summary>The publish protocol's owner: what groups and lanes re-queue accepted work through.</summary>
+    internal IAcceptedWorkPublisher Publisher => _publisher;
+
     /// <summary>Idleness, for <see cref="WaitForIdleAsync"/> and the scheduler's long-running tasks.</summary>
     internal IdleTracker Idle => _idle;
 
@@ -220,16 +224,6 @@ public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
 
     private static ObjectDisposedException NewDisposedException() =>
         new(nameof(SlimThreadPool), "The pool has been disposed and no longer accepts work.");
-
-    // A worker moved items from the shared queue into its own deque (see WorkStealingWorkQueue.RefillFrom): the same
-    // fence, wake check and guard arming as after a publish, so a sibling or the guard that parked while the items
-    // were in transit (their re-check saw neither place holding them) is woken.
-    private void OnRefilled()
-    {
-        Interlocked.MemoryBarrier();
-        _idleWait.OnWorkQueued();
-        _guard?.OnQueued();
-    }
 
     private void OnShutdownFinished()
     {

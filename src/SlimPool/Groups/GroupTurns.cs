@@ -305,7 +305,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         Interlocked.Exchange(ref _swept, 1);
         if (!IsQueueEmpty && TryTakeTurn())
         {
-            _pool.PublishAccepted(this, preferLocal: false, _priority);
+            _pool.Publisher.PublishAccepted(this, preferLocal: false, _priority);
         }
         else
         {
@@ -384,7 +384,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
                 // The pool is abandoning: keep the turn and queue it again, so the pool's shutdown hands the group's
                 // items back with its own.
                 AddRan(counted);
-                _pool.PublishAccepted(this, preferLocal: false, _priority);
+                _pool.Publisher.PublishAccepted(this, preferLocal: false, _priority);
                 return;
             }
 
@@ -421,7 +421,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
                     // Quantum spent with items waiting here and elsewhere: give the worker back, keeping the turn, which
                     // goes behind what the pool has queued (its shared queue, not this worker's own slot).
                     AddRan(counted);
-                    _pool.PublishAccepted(this, preferLocal: false, _priority);
+                    _pool.Publisher.PublishAccepted(this, preferLocal: false, _priority);
                     return;
                 }
 
@@ -529,7 +529,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         // With every turn held, the holders take the item.
         if (TryTakeTurn())
         {
-            _pool.PublishAccepted(this, preferLocal: true, _priority);
+            _pool.Publisher.PublishAccepted(this, preferLocal: true, _priority);
         }
     }
 
@@ -551,7 +551,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
 
         for (int i = 0; i < count && TryTakeTurn(); i++)
         {
-            _pool.PublishAccepted(this, preferLocal: true, _priority);
+            _pool.Publisher.PublishAccepted(this, preferLocal: true, _priority);
         }
     }
 

@@ -113,7 +113,7 @@ public sealed partial class SlimThreadPoolGroup
     private void Abandon()
     {
         // Lock is re-entrant: an item the abandon hands back never runs here, but a late turn it queues may run on this
-        // thread when the pool has already finished (SlimThreadPool.PublishAccepted).
+        // thread when the pool has already finished (Publisher.PublishAccepted).
         GroupShutdown shutdown = Shutdown;
         lock (shutdown.Lock)
         {

@@ -44,18 +44,25 @@ internal sealed class PriorityLanes
 {
     private const long TicketUnit = 1L << 32; // one High ticket in _highState
 
-    private readonly SlimThreadPool _pool;
+    private readonly IAcceptedWorkPublisher _publisher;
     private readonly IWorkQueue _queue;
+    private readonly SlimThreadPool? _namingOn; // the pool whose slow-item watch reads what its workers run; null: none
     private readonly LockFreeWorkQueue _high = new();
     private readonly ConcurrentQueue<LowEntry> _low = new();
     private readonly long _maxLowDelayTicks;
     private long _highState; // High items counted | High tickets outstanding << 32 (see the remarks): read before every look
     private int _lowCount;
 
-    public PriorityLanes(SlimThreadPool pool, IWorkQueue queue, TimeSpan maxLowDelay)
+    /// <summary>Creates the lanes of a pool whose queue is <paramref name="queue"/>.</summary>
+    /// <param name="publisher">Where a deferred Low ticket goes back to the queue.</param>
+    /// <param name="queue">The pool's queue, whose length a Low ticket weighs.</param>
+    /// <param name="maxLowDelay">How long a Low item may be deferred (<see cref="SlimThreadPoolOptions.LowPriorityMaxDelay"/>).</param>
+    /// <param name="namingOn">The pool whose workers name the item they run for its slow-item watch; null when it has none.</param>
+    public PriorityLanes(IAcceptedWorkPublisher publisher, IWorkQueue queue, TimeSpan maxLowDelay, SlimThreadPool? namingOn)
     {
-        _pool = pool;
+        _publisher = publisher;
         _queue = queue;
+        _namingOn = namingOn;
         _maxLowDelayTicks = Math.Max(1, (long)(maxLowDelay.TotalSeconds * Stopwatch.Frequency));
         HighTicket = new Ticket(this, WorkItemPriority.High);
         LowTicket = new Ticket(this, WorkItemPriority.Low);
@@ -190,9 +197,9 @@ internal sealed class PriorityLanes
     // Runs a lane item inside its ticket, in the context it was queued with; the worker restores the thread afterwards.
     private void Run(in QueuedWorkItem item)
     {
-        if (_pool.SlowItems is not null)
+        if (_namingOn is not null)
         {
-            _pool.OwnWorkerState?.SetRunning(item.StoredCallback, item.StoredState); // named as itself, not as the ticket
+            CurrentWorker.StateOn(_namingOn)?.SetRunning(item.StoredCallback, item.StoredState); // named as itself, not as the ticket
         }
 
         if (item.Context is { } context)
@@ -227,7 +234,7 @@ internal sealed class PriorityLanes
                 // Behind the other work, and this worker goes for that work next, wherever it is: a worker that took
                 // the ticket straight back from the shared queue would spin on it for the whole delay while the other
                 // work waits in a busy sibling's slot or ring.
-                lanes._pool.PublishAccepted(this, preferLocal: false);
+                lanes._publisher.PublishAccepted(this, preferLocal: false);
                 (lanes._queue as WorkStealingWorkQueue)?.LookAtSiblingsFirst();
                 ItemAccounting.MarkNotAUserItem();
                 return;

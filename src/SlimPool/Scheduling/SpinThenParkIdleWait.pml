@@ -20,7 +20,7 @@
  * With -DWS the queue is the work-stealing one: a worker that took an item may move a batch more from the shared
  * queue into its own batch (one or two here): the batch leaves the shared queue in one step and arrives in its
  * batch in another (RefillBatch.Fill's exchange); in between it is in neither place and a look (IsEmpty) misses it. The
- * refill then ends like a publish (SlimThreadPool.OnRefilled: fence, then the producer's wake check); with
+ * refill then ends like a publish (Publisher.OnRefilled: fence, then the producer's wake check); with
  * -DBROKEN_REFILL it does not, and with blocking items Spin must find the moved item stranded behind a worker that
  * parked during the transit. A steal may also leave a lone item to its owner for a moment
  * (WorkStealingDeque.TryStealAfterOwnerGrace), so under -DWS TryDequeue may fail with items queued, up to DECLINES
@@ -151,7 +151,7 @@ proctype Producer() {
 #endif
     do
     :: i < PUSHES ->
-        /* SlimThreadPool.TryPublish: EnqueueThenFence (publish, then a full fence) */
+        /* Publisher.TryPublish: EnqueueThenFence (publish, then a full fence) */
         atomic { items++; pushes++ };
         /* OnWorkQueued: wake only if nobody is searching and someone is parked, and (a separate read) the queue
            still holds something: a producer delayed here must not wake a worker for an item that a chain wake
@@ -214,7 +214,7 @@ loop:
             atomic { transit = transit - moving; items = items + moving; moving = 0 };
             refills++;
 #ifndef BROKEN_REFILL
-            onWorkQueued(false)        /* SlimThreadPool.OnRefilled: a full fence, then the wake check */
+            onWorkQueued(false)        /* Publisher.OnRefilled: a full fence, then the wake check */
 #else
             skip
 #endif

@@ -1,5 +1,5 @@
 /*
- * Promela model of StarvationGuard (StarvationGuard.cs), its arming by SlimThreadPool.TryPublish, and workers whose
+ * Promela model of StarvationGuard (StarvationGuard.cs), its arming by Publisher.TryPublish, and workers whose
  * items may block for ever, or (with -DCOMPUTE) compute for ever. Checked by eng/check-models.sh with Spin.
  *
  * Property (the guard's liveness, as a safety check on Spin's end states): when nothing can move any more, no item
@@ -22,7 +22,7 @@
  * With -DWS the queue is the work-stealing one: a worker that takes an item from the shared queue may move a batch
  * more into its own batch (one or two here): the batch leaves the shared queue in one step and arrives in the
  * worker's batch in another (RefillBatch.Fill's exchange); in between it is in neither place, so a look at the queue
- * (IsEmpty) may see nothing (not linearizable). The refill then arms the guard like a publish (SlimThreadPool.OnRefilled);
+ * (IsEmpty) may see nothing (not linearizable). The refill then arms the guard like a publish (Publisher.OnRefilled);
  * with -DBROKEN_REFILL it does not, and Spin must find the item stranded behind a guard that parked during the
  * transit. A batch's items stay visible and stealable, so they count in `items` once filled. A steal may leave a
  * lone item to its owner (WorkStealingDeque.TryStealAfterOwnerGrace): TryDequeue may then fail with items queued,

@@ -39,6 +39,9 @@ internal static class CurrentWorker
     /// <summary>The current worker's slot state (its completed count), or null off every pool.</summary>
     public static WorkerState? State => t_state;
 
+    /// <summary>The current worker's slot state if the current thread is one of <paramref name="pool"/>'s workers, else null.</summary>
+    public static WorkerState? StateOn(SlimThreadPool pool) => t_pool == pool ? t_state : null;
+
     /// <summary>The group queues the current worker drops once it parks, or null off every pool.</summary>
     public static DeferredQueueDrops? QueueDrops => t_queueDrops;
 

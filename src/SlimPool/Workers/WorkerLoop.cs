@@ -17,7 +17,8 @@ namespace SlimPool.Workers;
 /// </remarks>
 internal sealed class WorkerLoop
 {
-    private readonly SlimThreadPool _pool;
+    private readonly SlimThreadPool _pool; // whose workers this loop's threads are (CurrentWorker); its name
+    private readonly Publisher _publisher; // the priority lanes, once made
     private readonly IWorkQueue _queue;
     private readonly CapacityGate? _gate;
     private readonly IdleWait _idleWait;
@@ -39,6 +40,7 @@ internal sealed class WorkerLoop
     public WorkerLoop(
         SlimThreadPool pool,
         SlimThreadPoolOptions options,
+        Publisher publisher,
         IWorkQueue queue,
         CapacityGate? gate,
         IdleWait idleWait,
@@ -49,6 +51,7 @@ internal sealed class WorkerLoop
         SynchronizationContext synchronizationContext)
     {
         _pool = pool;
+        _publisher = publisher;
         _queue = queue;
         _gate = gate;
         _idleWait = idleWait;
@@ -127,7 +130,7 @@ internal sealed class WorkerLoop
 
                 // High items first, straight from their lane (their tickets stay queued, holding their capacity slots);
                 // a pool that never had one pays a null test here.
-                if ((_pool.Lanes is { } lanes && lanes.TryTakeHigh(out QueuedWorkItem item)) || TryDequeue(workStealing, ownQueues, out item))
+                if ((_publisher.Lanes is { } lanes && lanes.TryTakeHigh(out QueuedWorkItem item)) || TryDequeue(workStealing, ownQueues, out item))
                 {
                     _idleWait.OnWorkTaken(index);
                     if (_slowItems is not null)

@@ -1,6 +1,7 @@
 using System.Collections.Concurrent;
 using System.Diagnostics.Metrics;
 using SlimPool.Tests.Infrastructure;
+using SlimPool.Scheduling;
 
 namespace SlimPool.Tests.Diagnostics;
 
@@ -66,7 +67,7 @@ public sealed class MetricsTests
         using (var listener = new PoolListener(name))
         {
             // Any 640 items queued by one thread while the histogram is enabled hold exactly ten sampled ones.
-            for (int i = 0; i < 10 * SlimThreadPool.QueueWaitSampleInterval; i++)
+            for (int i = 0; i < 10 * Publisher.QueueWaitSampleInterval; i++)
             {
                 pool.Queue(() => { });
             }
@@ -97,10 +98,10 @@ public sealed class MetricsTests
         string name = $"metrics-{Guid.NewGuid():N}";
         using SlimThreadPool pool = TestPools.Create(workers: 1, options => options.Name = name);
         using var listener = new PoolListener(name);
-        var done = new CountdownEvent(10 * SlimThreadPool.QueueWaitSampleInterval);
+        var done = new CountdownEvent(10 * Publisher.QueueWaitSampleInterval);
         using (done)
         {
-            object?[] states = new object?[SlimThreadPool.QueueWaitSampleInterval + 3]; // batches that straddle the samples
+            object?[] states = new object?[Publisher.QueueWaitSampleInterval + 3]; // batches that straddle the samples
             int queued = 0;
             while (queued < done.InitialCount)
             {

@@ -61,7 +61,7 @@ public sealed class PriorityShutdownRaceTests
 
         // The racing producer goes on: its ticket lands after the shutdown finished, and it runs what it left.
         Volatile.Write(ref phase, LateProducer);
-        pool.PublishAccepted(lanes.TicketFor(priority), preferLocal: false);
+        pool.Publisher.PublishAccepted(lanes.TicketFor(priority), preferLocal: false);
 
         Volatile.Write(ref phase, HandedBack);
         foreach (AbandonedWorkItem item in result.AbandonedItems)
