@@ -7,7 +7,7 @@ namespace SlimPool.Scheduling;
 /// follows to never lose a wake-up (a queued item while every worker sleeps):
 /// </summary>
 /// <remarks>
-/// <para><b>Producer</b> (<see cref="SlimThreadPool"/>): publish the item in the queue, execute a full fence,
+/// <para><b>Producer</b> (<see cref="Publisher"/>): publish the item in the queue, execute a full fence,
 /// then call <see cref="OnWorkQueued"/>, which reads the idle state. The fence may be the queue's own
 /// interlocked publication (<see cref="IFencedEnqueue"/>).</para>
 /// <para><b>Worker</b> (<see cref="WaitForWork"/>): announce itself idle with an interlocked write (a full

@@ -24,10 +24,11 @@ namespace SlimPool.Scheduling;
 /// queue's claim is a compare-and-swap, itself a full fence (<see cref="IFencedEnqueue"/>): an item from outside the
 /// pool pays no second one. The models <c>SpinThenParkIdleWait.pml</c> and <c>StarvationGuard.pml</c> name the steps
 /// here.</para>
-/// <para><b>Accepted.</b> A publish that read the shutdown flag clear before it enqueued (<see cref="TryPublish"/>), and
-/// every <see cref="PublishAccepted"/> (a group's turn, a lane's ticket: they stand for items accepted earlier), goes
-/// through to the end: the drain runs it or an abandon hands it back. Only <see cref="TryPublish"/> refuses, and only
-/// before it touched the queue.</para>
+/// <para><b>Accepted.</b> Two methods refuse, and only before they touch the queue: <see cref="TryPublish"/> and
+/// <see cref="TryPublishBatch"/>, when they read the shutdown flag set. Past that read an item is accepted and goes
+/// through to the end: the drain runs it or an abandon hands it back. <see cref="Publish"/> (a continuation of accepted
+/// work) and <see cref="PublishAccepted"/> (a group's turn, a lane's ticket: they stand for items accepted earlier)
+/// never refuse.</para>
 /// <para><b>Ownership.</b> The priority lanes are made here, once, on the first High or Low item (<see cref="Lanes"/>);
 /// <c>t_queueWaitSample</c> is each producing thread's own. Everything else is read-only after construction.</para>
 /// </remarks>

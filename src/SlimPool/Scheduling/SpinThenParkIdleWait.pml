@@ -151,7 +151,7 @@ proctype Producer() {
 #endif
     do
     :: i < PUSHES ->
-        /* Publisher.TryPublish: EnqueueThenFence (publish, then a full fence) */
+        /* Publisher.Publish: EnqueueThenFence (publish, then a full fence) */
         atomic { items++; pushes++ };
         /* OnWorkQueued: wake only if nobody is searching and someone is parked, and (a separate read) the queue
            still holds something: a producer delayed here must not wake a worker for an item that a chain wake

@@ -1,5 +1,5 @@
 /*
- * Promela model of StarvationGuard (StarvationGuard.cs), its arming by Publisher.TryPublish, and workers whose
+ * Promela model of StarvationGuard (StarvationGuard.cs), its arming by Publisher.Publish (AfterPublish), and workers whose
  * items may block for ever, or (with -DCOMPUTE) compute for ever. Checked by eng/check-models.sh with Spin.
  *
  * Property (the guard's liveness, as a safety check on Spin's end states): when nothing can move any more, no item
