@@ -17,7 +17,7 @@ namespace SlimPool;
 /// completed items on per-core counters. That is one small object per item, as the built-in pool allocates
 /// anyway, and two uncontended atomic adds.</para>
 /// </remarks>
-public sealed class ManagedThreadPool : IThreadPool
+public sealed class ManagedThreadPool : ThreadPoolBase, IThreadPool
 {
     // The adapter whose item the current thread is running, if any: Dispose called from inside an item must
     // not wait for that item.
@@ -88,95 +88,17 @@ public sealed class ManagedThreadPool : IThreadPool
     /// <summary>The number of items skipped because their cancellation token was cancelled before they started.</summary>
     public long CancelledWorkItemCount => Interlocked.Read(ref _cancelledCount);
 
-    /// <inheritdoc />
-    public void Queue(Action callback) => Queue(callback, CancellationToken.None);
-
-    /// <inheritdoc />
-    public void Queue(Action<object?> callback, object? state) => Queue(callback, state, CancellationToken.None);
-
-    /// <inheritdoc />
-    public void Queue(IWorkItem workItem) => Queue(workItem, CancellationToken.None);
-
-    /// <inheritdoc />
-    public void Queue(Action callback, CancellationToken cancellationToken)
-    {
-        ArgumentNullException.ThrowIfNull(callback);
-        QueueOrThrow(callback, null, cancellationToken);
-    }
-
-    /// <inheritdoc />
-    public void Queue(Action<object?> callback, object? state, CancellationToken cancellationToken)
-    {
-        ArgumentNullException.ThrowIfNull(callback);
+    private protected override void QueueItem(object callback, object? state, CancellationToken cancellationToken) =>
         QueueOrThrow(callback, state, cancellationToken);
-    }
 
-    /// <inheritdoc />
-    public void Queue(IWorkItem workItem, CancellationToken cancellationToken)
-    {
-        ArgumentNullException.ThrowIfNull(workItem);
-        QueueOrThrow(workItem, null, cancellationToken);
-    }
+    private protected override bool TryQueueItem(object callback, object? state, CancellationToken cancellationToken) =>
+        TryQueueCore(callback, state, cancellationToken);
 
-    /// <inheritdoc />
-    public bool TryQueue(Action callback) => TryQueue(callback, CancellationToken.None);
+    private protected override void QueueItem(object callback, object? state, bool preferLocal) =>
+        QueueOrThrow(callback, state, CancellationToken.None, preferLocal);
 
-    /// <inheritdoc />
-    public bool TryQueue(Action<object?> callback, object? state) => TryQueue(callback, state, CancellationToken.None);
-
-    /// <inheritdoc />
-    public bool TryQueue(IWorkItem workItem) => TryQueue(workItem, CancellationToken.None);
-
-    /// <inheritdoc />
-    public bool TryQueue(Action callback, CancellationToken cancellationToken)
-    {
-        ArgumentNullException.ThrowIfNull(callback);
-        return TryQueueCore(callback, null, cancellationToken);
-    }
-
-    /// <inheritdoc />
-    public bool TryQueue(Action<object?> callback, object? state, CancellationToken cancellationToken)
-    {
-        ArgumentNullException.ThrowIfNull(callback);
-        return TryQueueCore(callback, state, cancellationToken);
-    }
-
-    /// <inheritdoc />
-    public bool TryQueue(IWorkItem workItem, CancellationToken cancellationToken)
-    {
-        ArgumentNullException.ThrowIfNull(workItem);
-        return TryQueueCore(workItem, null, cancellationToken);
-    }
-
-    /// <inheritdoc />
-    public void Queue(IThreadPoolWorkItem workItem, bool preferLocal)
-    {
-        ArgumentNullException.ThrowIfNull(workItem);
-        QueueOrThrow(NativeWorkItems.ExecuteThreadPoolWorkItem, workItem, CancellationToken.None, preferLocal);
-    }
-
-    /// <inheritdoc />
-    public bool TryQueue(IThreadPoolWorkItem workItem, bool preferLocal)
-    {
-        ArgumentNullException.ThrowIfNull(workItem);
-        return TryQueueCore(NativeWorkItems.ExecuteThreadPoolWorkItem, workItem, CancellationToken.None, preferLocal);
-    }
-
-    /// <inheritdoc />
-    public void Queue<TState>(Action<TState> callback, TState state, bool preferLocal)
-    {
-        ArgumentNullException.ThrowIfNull(callback);
-        (object entryCallback, object? entryState) = NativeWorkItems.ForState(callback, state);
-        QueueOrThrow(entryCallback, entryState, CancellationToken.None, preferLocal);
-    }
-
-    /// <inheritdoc />
-    public bool TryQueue<TState>(Action<TState> callback, TState state, bool preferLocal)
-    {
-        ArgumentNullException.ThrowIfNull(callback);
-        (object entryCallback, object? entryState) = NativeWorkItems.ForState(callback, state);
-        return TryQueueCore(entryCallback, entryState, CancellationToken.None, preferLocal);
-    }
+    private protected override bool TryQueueItem(object callback, object? state, bool preferLocal) =>
+        TryQueueCore(callback, state, CancellationToken.None, preferLocal);
 
     /// <summary>Stops accepting work and waits until every accepted item has run. Idempotent.</summary>
     public void Dispose()

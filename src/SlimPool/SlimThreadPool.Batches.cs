@@ -8,7 +8,7 @@ public sealed partial class SlimThreadPool
 {
     /// <summary>
     /// Queues every item of <paramref name="workItems"/>, in order, as one call: the whole batch is accepted or none of
-    /// it. Cheaper per item than one <see cref="Queue(IWorkItem)"/> call each: the items go to the shared queue in chunks
+    /// it. Cheaper per item than one <see cref="ThreadPoolBase.Queue(IWorkItem)"/> call each: the items go to the shared queue in chunks
     /// of 64 (Publisher.BatchChunk), each made visible with one compare-and-swap and followed by one wake check.
     /// </summary>
     /// <param name="workItems">The items, queued in this order; none may be null. An empty batch queues nothing.</param>
@@ -16,7 +16,7 @@ public sealed partial class SlimThreadPool
     /// <para>The items go where every worker takes from (the shared queue), even when the caller is one of the pool's
     /// workers: a batch is work to spread, and its items start in the order given when one worker takes them all.</para>
     /// <para>With <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set, the call waits until there is room for the
-    /// whole batch, as <see cref="Queue(IWorkItem)"/> waits for room for one; on one of the pool's own workers it goes
+    /// whole batch, as <see cref="ThreadPoolBase.Queue(IWorkItem)"/> waits for room for one; on one of the pool's own workers it goes
     /// over the bound instead of waiting on its own pool. The items run in the caller's ExecutionContext when
     /// <see cref="SlimThreadPoolOptions.FlowExecutionContext"/> is set (captured once for the batch), at
     /// <see cref="WorkItemPriority.Normal"/>, without a cancellation token.</para>

@@ -10,7 +10,7 @@ public sealed partial class SlimThreadPool
 
     /// <summary>Queues <paramref name="callback"/> with a priority (see <see cref="WorkItemPriority"/>).</summary>
     /// <param name="callback">The work to run.</param>
-    /// <param name="priority">How urgent it is; <see cref="WorkItemPriority.Normal"/> is the same as <see cref="Queue(Action)"/>.</param>
+    /// <param name="priority">How urgent it is; <see cref="WorkItemPriority.Normal"/> is the same as <see cref="ThreadPoolBase.Queue(Action)"/>.</param>
     /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="priority"/> is not a defined <see cref="WorkItemPriority"/>.</exception>
     /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
@@ -23,7 +23,7 @@ public sealed partial class SlimThreadPool
     /// <summary>Queues <paramref name="callback"/> with <paramref name="state"/> and a priority (see <see cref="WorkItemPriority"/>).</summary>
     /// <param name="callback">The work to run.</param>
     /// <param name="state">The argument passed to <paramref name="callback"/>.</param>
-    /// <param name="priority">How urgent it is; <see cref="WorkItemPriority.Normal"/> is the same as <see cref="Queue(Action{object}, object)"/>.</param>
+    /// <param name="priority">How urgent it is; <see cref="WorkItemPriority.Normal"/> is the same as <see cref="ThreadPoolBase.Queue(Action{object}, object)"/>.</param>
     /// <exception cref="ArgumentNullException"><paramref name="callback"/> is <see langword="null"/>.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="priority"/> is not a defined <see cref="WorkItemPriority"/>.</exception>
     /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>
@@ -35,7 +35,7 @@ public sealed partial class SlimThreadPool
 
     /// <summary>Queues a reusable work item with a priority (see <see cref="WorkItemPriority"/>).</summary>
     /// <param name="workItem">The work to run.</param>
-    /// <param name="priority">How urgent it is; <see cref="WorkItemPriority.Normal"/> is the same as <see cref="Queue(IWorkItem)"/>.</param>
+    /// <param name="priority">How urgent it is; <see cref="WorkItemPriority.Normal"/> is the same as <see cref="ThreadPoolBase.Queue(IWorkItem)"/>.</param>
     /// <exception cref="ArgumentNullException"><paramref name="workItem"/> is <see langword="null"/>.</exception>
     /// <exception cref="ArgumentOutOfRangeException"><paramref name="priority"/> is not a defined <see cref="WorkItemPriority"/>.</exception>
     /// <exception cref="ObjectDisposedException">The pool has been disposed.</exception>

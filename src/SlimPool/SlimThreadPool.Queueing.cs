@@ -7,7 +7,7 @@ using SlimPool.Workers;
 
 namespace SlimPool;
 
-/// <summary>Queueing: the <see cref="IThreadPool"/> methods, their cancellable and asynchronous forms, back-pressure.</summary>
+/// <summary>Queueing: accepting an item (its token, the bound and its back-pressure), the asynchronous forms, continuations.</summary>
 public sealed partial class SlimThreadPool
 {
     /// <summary>How deep items run inline by a full bounded <c>Queue</c> on a worker may nest (see <see cref="QueueCore"/>).</summary>
@@ -16,72 +16,6 @@ public sealed partial class SlimThreadPool
     // How deep the current thread is in items run inline by a full bounded Queue.
     [ThreadStatic]
     private static int t_inlineDepth;
-
-    /// <inheritdoc />
-    /// <remarks>With <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set and the queue full, blocks until there is room (see there).</remarks>
-    public void Queue(Action callback) => Queue(callback, CancellationToken.None);
-
-    /// <inheritdoc />
-    /// <remarks>With <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set and the queue full, blocks until there is room (see there).</remarks>
-    public void Queue(Action<object?> callback, object? state) => Queue(callback, state, CancellationToken.None);
-
-    /// <inheritdoc />
-    /// <remarks>With <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set and the queue full, blocks until there is room (see there).</remarks>
-    public void Queue(IWorkItem workItem) => Queue(workItem, CancellationToken.None);
-
-    /// <inheritdoc />
-    public void Queue(Action callback, CancellationToken cancellationToken)
-    {
-        ArgumentNullException.ThrowIfNull(callback);
-        QueueCore(callback, null, cancellationToken);
-    }
-
-    /// <inheritdoc />
-    public void Queue(Action<object?> callback, object? state, CancellationToken cancellationToken)
-    {
-        ArgumentNullException.ThrowIfNull(callback);
-        QueueCore(callback, state, cancellationToken);
-    }
-
-    /// <inheritdoc />
-    public void Queue(IWorkItem workItem, CancellationToken cancellationToken)
-    {
-        ArgumentNullException.ThrowIfNull(workItem);
-        QueueCore(workItem, null, cancellationToken);
-    }
-
-    /// <inheritdoc />
-    /// <remarks>With <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set, also false while the queue is full.</remarks>
-    public bool TryQueue(Action callback) => TryQueue(callback, CancellationToken.None);
-
-    /// <inheritdoc />
-    /// <remarks>With <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set, also false while the queue is full.</remarks>
-    public bool TryQueue(Action<object?> callback, object? state) => TryQueue(callback, state, CancellationToken.None);
-
-    /// <inheritdoc />
-    /// <remarks>With <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set, also false while the queue is full.</remarks>
-    public bool TryQueue(IWorkItem workItem) => TryQueue(workItem, CancellationToken.None);
-
-    /// <inheritdoc />
-    public bool TryQueue(Action callback, CancellationToken cancellationToken)
-    {
-        ArgumentNullException.ThrowIfNull(callback);
-        return TryQueueCore(callback, null, cancellationToken);
-    }
-
-    /// <inheritdoc />
-    public bool TryQueue(Action<object?> callback, object? state, CancellationToken cancellationToken)
-    {
-        ArgumentNullException.ThrowIfNull(callback);
-        return TryQueueCore(callback, state, cancellationToken);
-    }
-
-    /// <inheritdoc />
-    public bool TryQueue(IWorkItem workItem, CancellationToken cancellationToken)
-    {
-        ArgumentNullException.ThrowIfNull(workItem);
-        return TryQueueCore(workItem, null, cancellationToken);
-    }
 
     /// <summary>
     /// Queues <paramref name="callback"/>, waiting asynchronously for room while the queue is full

@@ -27,7 +27,7 @@ namespace SlimPool;
 /// accepts items (arguments, the bound) and wires the owners together; the publisher takes each accepted item from
 /// there.</para>
 /// </remarks>
-public sealed partial class SlimThreadPool : IThreadPool, ISchedulingTarget
+public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISchedulingTarget
 {
     /// <summary>How many times an idle worker looks at the queue, about a microsecond apart, before it parks.</summary>
     internal const int DefaultSpinIterations = 50;

@@ -160,8 +160,8 @@ public sealed class SlimThreadPoolOptions
 
     /// <summary>
     /// The most items that may wait in the queue (queued and not yet started); <see langword="null"/> for no
-    /// limit. When the queue is full, <see cref="SlimThreadPool.TryQueue(Action)"/> returns <see langword="false"/>,
-    /// <see cref="SlimThreadPool.Queue(Action)"/> blocks the calling thread until there is room (on one of the
+    /// limit. When the queue is full, <see cref="ThreadPoolBase.TryQueue(Action)"/> returns <see langword="false"/>,
+    /// <see cref="ThreadPoolBase.Queue(Action)"/> blocks the calling thread until there is room (on one of the
     /// pool's own workers it runs the item inline instead, which cannot deadlock), and
     /// <see cref="SlimThreadPool.QueueAsync(Action, CancellationToken)"/> waits asynchronously. Continuations and
     /// tasks the pool's <see cref="SlimThreadPool.TaskScheduler"/> and <see cref="SlimThreadPool.SynchronizationContext"/>

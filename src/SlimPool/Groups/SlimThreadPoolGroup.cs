@@ -22,7 +22,7 @@ namespace SlimPool;
 /// pool down drains the group's accepted items with the pool's, or hands them back with the pool's in an abandon;
 /// afterwards the group accepts nothing.</para>
 /// </remarks>
-public sealed partial class SlimThreadPoolGroup : IThreadPool, ISchedulingTarget
+public sealed partial class SlimThreadPoolGroup : ThreadPoolBase, IThreadPool, ISchedulingTarget
 {
     // A group costs what its fields and GroupTurns' do (240 bytes idle, measured, its SynchronizationContext included)
     // until something needs more: the SynchronizationContext is made by the first turn or the first read, the
