@@ -11,9 +11,9 @@ namespace SlimPool.Micro;
 /// </summary>
 /// <remarks>
 /// <para>The baseline is <see cref="ConcurrentQueue{T}"/>, the structure behind the built-in pool's global queue.
-/// The rows are the paths of <see cref="WorkStealingWorkQueue"/>: the shared <see cref="LockFreeWorkQueue"/> that
+/// The rows are the paths of <see cref="WorkStealingWorkQueue"/>: the shared <see cref="LockFreeQueue{TPositions}"/> that
 /// outside producers enqueue into, taken one entry at a time or in a worker's refill batches of 15
-/// (<see cref="LockFreeWorkQueue.TryDequeueBatch"/>), and a worker's own queues: its LIFO slot (an item that queues
+/// (<see cref="LockFreeQueue{TPositions}.TryDequeueBatch"/>), and a worker's own queues: its LIFO slot (an item that queues
 /// its successor), its ring, popped by its owner or stolen half at a time by a sibling.</para>
 /// <para>Costs measured with the other core's cache holding the lines (producer and consumer on different
 /// threads) are higher; the queue-drain scenario of the comparison program measures those.</para>
@@ -31,7 +31,7 @@ public class QueuePathBenchmarks
     private readonly ConcurrentQueue<object> _concurrentQueue = new();
     private readonly object _item = new EmptyItem();
     private readonly QueuedWorkItem[] _batch = new QueuedWorkItem[RefillBatch];
-    private LockFreeWorkQueue _lockFree = null!;
+    private LockFreeQueue<PaddedHeadAndTail> _lockFree = null!;
     private LocalRunQueue _ring = null!;
     private LocalRunQueue _thiefRing = null!;
     private LifoSlot _slot = null!;
@@ -43,7 +43,7 @@ public class QueuePathBenchmarks
     [GlobalSetup]
     public void Setup()
     {
-        _lockFree = new LockFreeWorkQueue();
+        _lockFree = new LockFreeQueue<PaddedHeadAndTail>();
         _ring = new LocalRunQueue();
         _thiefRing = new LocalRunQueue();
         _slot = new LifoSlot();
@@ -72,7 +72,7 @@ public class QueuePathBenchmarks
     [Benchmark(Description = "LockFreeWorkQueue enqueue + dequeue", OperationsPerInvoke = Items)]
     public int LockFreeEnqueueDequeue()
     {
-        LockFreeWorkQueue queue = _lockFree;
+        LockFreeQueue<PaddedHeadAndTail> queue = _lockFree;
         for (int i = 0; i < Items; i++)
         {
             queue.Enqueue(s_entry);
@@ -90,7 +90,7 @@ public class QueuePathBenchmarks
     [Benchmark(Description = "LockFreeWorkQueue enqueue + batch dequeue (15)", OperationsPerInvoke = Items)]
     public int LockFreeEnqueueDequeueBatch()
     {
-        LockFreeWorkQueue queue = _lockFree;
+        LockFreeQueue<PaddedHeadAndTail> queue = _lockFree;
         for (int i = 0; i < Items; i++)
         {
             queue.Enqueue(s_entry);

@@ -26,7 +26,7 @@ namespace SlimPool.Groups;
 /// the turn itself off the pool's workers, else by the worker later, when it parks or after more groups' turns
 /// (<see cref="DeferredQueueDrops"/>), so an idle group holds no queue storage once the pool is idle; the group's
 /// abandon drops it too when a turn left it mid-sweep. A drop is safe from any thread at any moment, a turn held or
-/// not: a retired queue refuses every later enqueue (<see cref="LockFreeWorkQueue.TryRetire"/>), so an item is only
+/// not: a retired queue refuses every later enqueue (<see cref="LockFreeQueue{TPositions}.TryRetire"/>), so an item is only
 /// ever accepted into the queue the field holds: a producer that read a queue just before its retirement fails
 /// to enqueue, clears the field itself if the retirer has not yet, installs a fresh queue (a compare-and-swap from null)
 /// and enqueues there. A queue leaves the field only after it was retired, and it is retired only when empty, so no item
@@ -59,7 +59,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     private static GroupTurns? t_current;
 
     // A queue's first ring: a group that runs an item now and then needs few cells, and pays for them each time it
-    // wakes; a burst grows the queue fourfold a ring (LockFreeWorkQueue), and the queue goes when the burst is done.
+    // wakes; a burst grows the queue fourfold a ring (LockFreeQueue), and the queue goes when the burst is done.
     private const int InitialQueueLength = 8;
 
     // The drained signal of every group that had nothing pending when it closed: completed once, shared.
@@ -92,7 +92,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     [FieldOffset(72)]
     private readonly SlimThreadPoolGroup _group; // whose SynchronizationContext every item of the group runs under
     [FieldOffset(80)]
-    private LockFreeWorkQueue? _queue;           // null while the group holds no item (see the remarks)
+    private LockFreeQueue<CompactHeadAndTail>? _queue; // null while the group holds no item (see the remarks)
     [FieldOffset(88)]
     private readonly int _maxConcurrency;
     [FieldOffset(92)]
@@ -507,7 +507,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     /// </summary>
     public void DropQueueIfEmpty()
     {
-        LockFreeWorkQueue? queue = Volatile.Read(ref _queue);
+        LockFreeQueue<CompactHeadAndTail>? queue = Volatile.Read(ref _queue);
         if (queue is not null && queue.TryRetire())
         {
             Interlocked.CompareExchange(ref _queue, null, queue);
@@ -516,7 +516,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
 
     private void Enqueue(in QueuedWorkItem item)
     {
-        LockFreeWorkQueue queue = Volatile.Read(ref _queue) ?? InstallQueue();
+        LockFreeQueue<CompactHeadAndTail> queue = Volatile.Read(ref _queue) ?? InstallQueue();
         while (!queue.TryEnqueue(item))
         {
             // Retired between the read and the claim: the item is not in it. Clear the field for the retirer if it has
@@ -542,7 +542,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     {
         int count = batch.Count;
         int added = 0;
-        LockFreeWorkQueue queue = Volatile.Read(ref _queue) ?? InstallQueue();
+        LockFreeQueue<CompactHeadAndTail> queue = Volatile.Read(ref _queue) ?? InstallQueue();
         while ((added += queue.EnqueueBatchUntilRetired(ref batch, added, count - added)) < count)
         {
             Interlocked.CompareExchange(ref _queue, null, queue);
@@ -556,9 +556,9 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     }
 
     // Installs a fresh queue where there is none; the producer that loses the race uses the winner's.
-    private LockFreeWorkQueue InstallQueue()
+    private LockFreeQueue<CompactHeadAndTail> InstallQueue()
     {
-        var fresh = new LockFreeWorkQueue(InitialQueueLength);
+        var fresh = new LockFreeQueue<CompactHeadAndTail>(InitialQueueLength);
         return Interlocked.CompareExchange(ref _queue, fresh, null) ?? fresh;
     }
 
@@ -566,7 +566,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     // field holds (see the remarks), so a missing queue means an empty one.
     private bool TryTake(out QueuedWorkItem item)
     {
-        LockFreeWorkQueue? queue = Volatile.Read(ref _queue);
+        LockFreeQueue<CompactHeadAndTail>? queue = Volatile.Read(ref _queue);
         if (queue is not null && queue.TryDequeue(out item))
         {
             _pool.ReleaseSlot();

@@ -70,7 +70,7 @@ internal sealed class LocalRunQueue
     /// </summary>
     /// <returns>Whether the item (with the ring's half) went to <paramref name="overflow"/>, whose enqueue ends with a
     /// full fence.</returns>
-    public bool PushBack(in QueuedWorkItem item, LockFreeWorkQueue overflow)
+    public bool PushBack(in QueuedWorkItem item, LockFreeQueue<PaddedHeadAndTail> overflow)
     {
         while (true)
         {
@@ -104,7 +104,7 @@ internal sealed class LocalRunQueue
     // The ring is full and no thief copies: claim its older half with one compare-and-swap (a thief may claim some of
     // it first: then the caller looks again), then move that half and the new item to the shared queue in one batch,
     // in the ring's order.
-    private bool TryOverflow(long head, in QueuedWorkItem item, LockFreeWorkQueue overflow)
+    private bool TryOverflow(long head, in QueuedWorkItem item, LockFreeQueue<PaddedHeadAndTail> overflow)
     {
         uint real = Real(head);
         uint next = real + OverflowCount;

@@ -3,8 +3,8 @@ using System.Runtime.CompilerServices;
 namespace SlimPool.Queues;
 
 /// <summary>
-/// One bounded ring of <see cref="LockFreeWorkQueue"/>: cells with sequence numbers (Vyukov's bounded MPMC
-/// queue), a padded head and tail, and a frozen bit in the tail.
+/// One bounded ring of <see cref="LockFreeQueue{TPositions}"/>: cells with sequence numbers (Vyukov's bounded MPMC
+/// queue), a head and a tail laid out as <typeparamref name="TPositions"/> says, and a frozen bit in the tail.
 /// </summary>
 /// <remarks>
 /// Cell <c>i</c> starts with sequence <c>i</c>. A producer at position <c>t</c> may write the cell when its
@@ -13,7 +13,8 @@ namespace SlimPool.Queues;
 /// <c>h + Length</c> (release). The positions themselves advance by compare-and-swap, so each position is owned
 /// by exactly one producer and then exactly one consumer.
 /// </remarks>
-internal sealed class LockFreeSegment
+internal sealed class LockFreeSegment<TPositions>
+    where TPositions : struct, ISegmentPositions
 {
     // Set in the tail once the segment is frozen: every later producer CAS sees a different value and fails.
     private const long FrozenBit = 1L << 62;
@@ -25,8 +26,8 @@ internal sealed class LockFreeSegment
 
     private readonly Cell[] _cells;
     private readonly int _mask;
-    private PaddedHeadAndTail _positions;
-    private volatile LockFreeSegment? _next;
+    private TPositions _positions;
+    private volatile LockFreeSegment<TPositions>? _next;
 
     public LockFreeSegment(int length)
     {
@@ -40,7 +41,7 @@ internal sealed class LockFreeSegment
 
     public int Length => _cells.Length;
 
-    public LockFreeSegment? Next
+    public LockFreeSegment<TPositions>? Next
     {
         get => _next;
         set => _next = value;

@@ -4,7 +4,7 @@ namespace SlimPool.Queues;
 
 /// <summary>
 /// A work-stealing <see cref="IWorkQueue"/>: per pool worker, a LIFO slot and a ring of the items queued on it, and a
-/// batch of items it took from the shared queue; plus a shared <see cref="LockFreeWorkQueue"/> for items queued from
+/// batch of items it took from the shared queue; plus a shared <see cref="LockFreeQueue{TPositions}"/> (the one <see cref="LockFreeWorkQueue"/> wraps) for items queued from
 /// outside the pool. The shape of tokio's and Go's schedulers.
 /// </summary>
 /// <remarks>
@@ -38,7 +38,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     [ThreadStatic]
     private static WorkerQueues? t_local;
 
-    private readonly LockFreeWorkQueue _injection = new();
+    private readonly LockFreeQueue<PaddedHeadAndTail> _injection = new();
     private readonly Lock _attachLock = new();
 
     // Indexed by worker index; replaced (copy on write) under _attachLock, read without it by thieves.

@@ -61,7 +61,7 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
     /// the slot had used its budget, what it queues goes to the ring's back instead (tokio's "LIFO disabled for the
     /// rest of the tick"): the slot keeps the entry it holds, and no entry moves.
     /// </summary>
-    public void Push(in QueuedWorkItem item, LockFreeWorkQueue overflow)
+    public void Push(in QueuedWorkItem item, LockFreeQueue<PaddedHeadAndTail> overflow)
     {
         if (_slotBypassed)
         {

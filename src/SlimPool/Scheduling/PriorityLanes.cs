@@ -47,7 +47,7 @@ internal sealed class PriorityLanes
     private readonly IAcceptedWorkPublisher _publisher;
     private readonly IWorkQueue _queue;
     private readonly SlimThreadPool? _namingOn; // the pool whose slow-item watch reads what its workers run; null: none
-    private readonly LockFreeWorkQueue _high = new();
+    private readonly LockFreeQueue<PaddedHeadAndTail> _high = new();
     private readonly ConcurrentQueue<LowEntry> _low = new();
     private readonly long _maxLowDelayTicks;
     private long _highState; // High items counted | High tickets outstanding << 32 (see the remarks): read before every look

@@ -12,6 +12,8 @@ public sealed class GroupScaleTests(ITestOutputHelper output)
 {
     private const int MaxIdleGroupBytes = 256;
 
+    private const int MaxCreatedGroupBytes = 700; // 960 with the queue's head and tail padded to 128-byte lines
+
     private static readonly Action<object?> s_signal = static state => ((CountdownEvent)state!).Signal();
 
     [Fact]
@@ -58,6 +60,50 @@ public sealed class GroupScaleTests(ITestOutputHelper output)
         }
 
         Assert.Equal(0, pool.GroupCount);
+    }
+
+    [Fact]
+    public void CreateGroup_ThenQueueOneItem_AllocatesAtMost700BytesOnTheCallersThread()
+    {
+        // What a producer allocates to create a group and give it its first item: the group, its turns and the queue the
+        // item needs (a ring of 8 cells and its segment). At actor scale this is what the GC sees per actor; the queue's
+        // head and tail are laid out compactly (CompactHeadAndTail), not padded to cache lines as the pool's queue is.
+        const int Groups = 2_000;
+        using SlimThreadPool pool = TestPools.Create(workers: 2);
+        var groups = new SlimThreadPoolGroup[Groups];
+        using var done = new CountdownEvent(Groups);
+        long perGroup;
+
+        // Every worker held in both rounds, so all the turns wait in the pool's queue: the first round, twice as large,
+        // grows its rings (which the producer would otherwise pay for in the measured one) and compiles the paths.
+        using (var gate = new ManualResetEventSlim())
+        {
+            HoldWorkers(pool, gate);
+            RunOneItemEach(pool, new SlimThreadPoolGroup[2 * Groups], dispose: true, beforeWaiting: gate.Set);
+        }
+
+        using (var gate = new ManualResetEventSlim())
+        {
+            HoldWorkers(pool, gate);
+            long before = GC.GetAllocatedBytesForCurrentThread();
+            for (int i = 0; i < Groups; i++)
+            {
+                groups[i] = pool.CreateGroup();
+                groups[i].Queue(s_signal, done);
+            }
+
+            perGroup = (GC.GetAllocatedBytesForCurrentThread() - before) / Groups;
+            gate.Set();
+        }
+
+        Bounded.Wait(done, "every group's item");
+        foreach (SlimThreadPoolGroup group in groups)
+        {
+            group.Dispose();
+        }
+
+        output.WriteLine($"allocated per group created and given an item: {perGroup} B");
+        Assert.True(perGroup <= MaxCreatedGroupBytes, $"Creating a group and queueing one item allocated {perGroup} B on the caller's thread; the budget is {MaxCreatedGroupBytes} B.");
     }
 
     [Fact]
@@ -220,6 +266,22 @@ public sealed class GroupScaleTests(ITestOutputHelper output)
     }
 
     // Creates a group per slot, queues one item to each and waits until all have run; disposes them if asked.
+    // Holds every worker of the pool on an item that waits for the gate.
+    private static void HoldWorkers(SlimThreadPool pool, ManualResetEventSlim gate)
+    {
+        using var held = new CountdownEvent(pool.WorkerCount);
+        for (int i = 0; i < pool.WorkerCount; i++)
+        {
+            pool.Queue(() =>
+            {
+                held.Signal();
+                gate.Wait(Bounded.Timeout);
+            });
+        }
+
+        Bounded.Wait(held, "every worker held");
+    }
+
     private static void RunOneItemEach(SlimThreadPool pool, SlimThreadPoolGroup[] groups, bool dispose, Action? beforeWaiting = null)
     {
         using var done = new CountdownEvent(groups.Length);

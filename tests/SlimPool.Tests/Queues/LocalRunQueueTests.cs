@@ -11,7 +11,7 @@ public sealed class LocalRunQueueTests
     public void TryPop_AfterPushBack_TakesOldestFirstThenReportsEmpty()
     {
         var ring = new LocalRunQueue();
-        var overflow = new LockFreeWorkQueue();
+        var overflow = new LockFreeQueue<PaddedHeadAndTail>();
         for (int i = 0; i < 5; i++)
         {
             Assert.False(ring.PushBack(Entry(i), overflow));
@@ -27,7 +27,7 @@ public sealed class LocalRunQueueTests
     public void PushBack_FullRing_MovesItsOlderHalfThenTheItemToTheOverflowInOrder()
     {
         var ring = new LocalRunQueue();
-        var overflow = new LockFreeWorkQueue();
+        var overflow = new LockFreeQueue<PaddedHeadAndTail>();
         for (int i = 0; i < LocalRunQueue.Capacity; i++)
         {
             Assert.False(ring.PushBack(Entry(i), overflow));
@@ -54,7 +54,7 @@ public sealed class LocalRunQueueTests
     {
         var victim = new LocalRunQueue();
         var thief = new LocalRunQueue();
-        var overflow = new LockFreeWorkQueue();
+        var overflow = new LockFreeQueue<PaddedHeadAndTail>();
         for (int i = 0; i < queued; i++)
         {
             victim.PushBack(Entry(i), overflow);
@@ -72,7 +72,7 @@ public sealed class LocalRunQueueTests
     {
         var victim = new LocalRunQueue();
         var thief = new LocalRunQueue();
-        var overflow = new LockFreeWorkQueue();
+        var overflow = new LockFreeQueue<PaddedHeadAndTail>();
         for (int i = 0; i < LocalRunQueue.Capacity; i++)
         {
             victim.PushBack(Entry(i), overflow);
@@ -90,7 +90,7 @@ public sealed class LocalRunQueueTests
     {
         var ring = new LocalRunQueue();
         var thief = new LocalRunQueue();
-        var overflow = new LockFreeWorkQueue();
+        var overflow = new LockFreeQueue<PaddedHeadAndTail>();
         WeakReference[] states = PushStatesThenTakeThemAll(ring, thief, overflow);
         GC.Collect();
         GC.WaitForPendingFinalizers();
@@ -103,7 +103,7 @@ public sealed class LocalRunQueueTests
     {
         int entries = StressSize.Pick(400_000, 4_000_000);
         var victim = new LocalRunQueue();
-        var overflow = new LockFreeWorkQueue();
+        var overflow = new LockFreeQueue<PaddedHeadAndTail>();
         var ledger = new int[entries];
         int ownerDone = 0;
 
@@ -173,7 +173,7 @@ public sealed class LocalRunQueueTests
     // Entries with states, taken every way a ring gives one up: the owner's pop, a full ring's overflow, a thief's half
     // (moved and returned) and a single steal.
     [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
-    private static WeakReference[] PushStatesThenTakeThemAll(LocalRunQueue ring, LocalRunQueue thief, LockFreeWorkQueue overflow)
+    private static WeakReference[] PushStatesThenTakeThemAll(LocalRunQueue ring, LocalRunQueue thief, LockFreeQueue<PaddedHeadAndTail> overflow)
     {
         var states = new List<WeakReference>();
         for (int i = 0; i <= LocalRunQueue.Capacity + 8; i++)

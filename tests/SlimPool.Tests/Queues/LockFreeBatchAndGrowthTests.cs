@@ -5,7 +5,7 @@ using static SlimPool.Tests.Queues.WorkQueueContractTests;
 namespace SlimPool.Tests.Queues;
 
 /// <summary>
-/// The two things <see cref="LockFreeWorkQueue"/> does for a backlog: a consumer takes a batch of published entries
+/// The two things <see cref="LockFreeQueue{TPositions}"/> does for a backlog: a consumer takes a batch of published entries
 /// with one compare-and-swap (what the work-stealing queue's refill uses), and a full ring grows by enough that a
 /// burst like the last one fits in the ring it left behind.
 /// </summary>
@@ -14,7 +14,7 @@ public sealed class LockFreeBatchAndGrowthTests
     [Fact]
     public void TryDequeueBatch_PublishedEntries_TakesThemOldestFirstUpToTheBufferLength()
     {
-        var queue = new LockFreeWorkQueue();
+        var queue = new LockFreeQueue<PaddedHeadAndTail>();
         for (int i = 0; i < 20; i++)
         {
             queue.Enqueue(Entry(i));
@@ -34,7 +34,7 @@ public sealed class LockFreeBatchAndGrowthTests
     [Fact]
     public void TryDequeueBatch_EmptyQueue_ReturnsZeroAndTakesNothingLater()
     {
-        var queue = new LockFreeWorkQueue();
+        var queue = new LockFreeQueue<PaddedHeadAndTail>();
         var buffer = new QueuedWorkItem[8];
 
         Assert.Equal(0, queue.TryDequeueBatch(buffer));
@@ -49,7 +49,7 @@ public sealed class LockFreeBatchAndGrowthTests
     public void TryDequeueBatch_RingsReusedLapAfterLap_NeverReturnsAnEntryTwice()
     {
         // Batches that wrap around the ring: each cell's sequence must say "this lap" for the batch to take it.
-        var queue = new LockFreeWorkQueue();
+        var queue = new LockFreeQueue<PaddedHeadAndTail>();
         var buffer = new QueuedWorkItem[15];
         int next = 0;
         int expected = 0;
@@ -82,7 +82,7 @@ public sealed class LockFreeBatchAndGrowthTests
     {
         int perProducer = StressSize.Pick(quick: 100_000, longRun: 5_000_000) / producers;
         int total = perProducer * producers;
-        var queue = new LockFreeWorkQueue();
+        var queue = new LockFreeQueue<PaddedHeadAndTail>();
         var counts = new int[total];
         int dequeued = 0;
 
@@ -125,7 +125,7 @@ public sealed class LockFreeBatchAndGrowthTests
     [InlineData(1 << 20, 3 << 20, 1 << 20)]
     public void NextSegmentLength_FullRingAndBacklog_FourTimesTheRingOrTwiceTheBacklogCapped(int full, long backlog, int expected)
     {
-        Assert.Equal(expected, LockFreeWorkQueue.NextSegmentLength(full, backlog));
+        Assert.Equal(expected, LockFreeQueue<PaddedHeadAndTail>.NextSegmentLength(full, backlog));
     }
 
     [Fact]
@@ -134,7 +134,7 @@ public sealed class LockFreeBatchAndGrowthTests
         // 100,000 entries fill rings of 1 Ki, 4 Ki, 16 Ki and 64 Ki (85 Ki in all) and land in a 256 Ki ring, which
         // the next burst of 100,000 reuses. Doubling would have left a 64 Ki ring and grown again.
         const int Burst = 100_000;
-        var queue = new LockFreeWorkQueue();
+        var queue = new LockFreeQueue<PaddedHeadAndTail>();
         QueuedWorkItem entry = Entry(1);
         for (int i = 0; i < Burst; i++)
         {

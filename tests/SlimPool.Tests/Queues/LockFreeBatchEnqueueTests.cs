@@ -5,14 +5,14 @@ using static SlimPool.Tests.Queues.WorkQueueContractTests;
 namespace SlimPool.Tests.Queues;
 
 /// <summary>
-/// <see cref="LockFreeWorkQueue.EnqueueBatchUntilRetired"/>: a producer claims as many free cells as its batch fills with one
+/// <see cref="LockFreeQueue{TPositions}.EnqueueBatchUntilRetired"/>: a producer claims as many free cells as its batch fills with one
 /// compare-and-swap per ring, and the queue keeps its contract (order, exactly once) across growth and against
 /// concurrent single and batch producers and consumers.
 /// </summary>
 public sealed class LockFreeBatchEnqueueTests
 {
     // The whole batch went in (false: the queue was retired first).
-    private static bool TryEnqueueBatch(LockFreeWorkQueue queue, ReadOnlySpan<QueuedWorkItem> items)
+    private static bool TryEnqueueBatch(LockFreeQueue<PaddedHeadAndTail> queue, ReadOnlySpan<QueuedWorkItem> items)
     {
         var entries = new EntryBatch(items);
         return queue.EnqueueBatchUntilRetired(ref entries, 0, items.Length) == items.Length;
@@ -21,7 +21,7 @@ public sealed class LockFreeBatchEnqueueTests
     [Fact]
     public void TryEnqueueBatch_BatchLargerThanTheRing_GrowsAndKeepsTheOrder()
     {
-        var queue = new LockFreeWorkQueue(initialSegmentLength: 8);
+        var queue = new LockFreeQueue<PaddedHeadAndTail>(initialSegmentLength: 8);
         queue.Enqueue(Entry(0));
         QueuedWorkItem[] batch = [.. Enumerable.Range(1, 100).Select(Entry)];
 
@@ -42,7 +42,7 @@ public sealed class LockFreeBatchEnqueueTests
     {
         // Batches that wrap around a small ring whose consumers keep up: every cell must be free for this lap before a
         // batch claims it, and the ring must not grow (no cell is skipped or overwritten).
-        var queue = new LockFreeWorkQueue(initialSegmentLength: 16);
+        var queue = new LockFreeQueue<PaddedHeadAndTail>(initialSegmentLength: 16);
         int next = 0;
         int expected = 0;
         for (int round = 0; round < 300; round++)
@@ -64,7 +64,7 @@ public sealed class LockFreeBatchEnqueueTests
     {
         // A cell stores the state and the context only when they are set, relying on the take to clear them: an entry
         // without them in a reused cell must not come back with the previous lap's.
-        var queue = new LockFreeWorkQueue(initialSegmentLength: 8);
+        var queue = new LockFreeQueue<PaddedHeadAndTail>(initialSegmentLength: 8);
         ExecutionContext context = ExecutionContext.Capture()!;
         var random = new Random(7);
         for (int round = 0; round < 400; round++)
@@ -99,7 +99,7 @@ public sealed class LockFreeBatchEnqueueTests
     [Fact]
     public void TryEnqueueBatch_RetiredQueue_ReturnsFalseAndAddsNothing()
     {
-        var queue = new LockFreeWorkQueue(initialSegmentLength: 8);
+        var queue = new LockFreeQueue<PaddedHeadAndTail>(initialSegmentLength: 8);
         Assert.True(queue.TryRetire());
 
         Assert.False(TryEnqueueBatch(queue, [Entry(1), Entry(2)]));
@@ -111,7 +111,7 @@ public sealed class LockFreeBatchEnqueueTests
     {
         const int Producers = 3;
         int perProducer = StressSize.Pick(quick: 20_000, longRun: 400_000);
-        var queue = new LockFreeWorkQueue(initialSegmentLength: 8);
+        var queue = new LockFreeQueue<PaddedHeadAndTail>(initialSegmentLength: 8);
         int total = Producers * perProducer;
         var seen = new int[total];
         var lastPerProducer = new int[Producers * 2]; // [consumer * Producers + producer]: the last id a consumer took

@@ -4,7 +4,7 @@ using SlimPool.Tests.Infrastructure;
 namespace SlimPool.Tests.Queues;
 
 /// <summary>
-/// <see cref="LockFreeWorkQueue.TryRetire"/>, which a group uses to drop its queue when a turn finds it empty: a retire
+/// <see cref="LockFreeQueue{TPositions}.TryRetire"/>, which a group uses to drop its queue when a turn finds it empty: a retire
 /// succeeds only on an empty queue, and an entry is either in the queue or refused, never lost in a retired one.
 /// </summary>
 public sealed class LockFreeRetireTests
@@ -14,7 +14,7 @@ public sealed class LockFreeRetireTests
     [Fact]
     public void TryRetire_EmptyQueue_RetiresAndRefusesEveryLaterEntry()
     {
-        var queue = new LockFreeWorkQueue(16);
+        var queue = new LockFreeQueue<CompactHeadAndTail>(16);
         Assert.True(queue.TryRetire());
         Assert.True(queue.TryRetire());
         Assert.False(queue.TryEnqueue(new QueuedWorkItem(s_noop, null, null)));
@@ -25,7 +25,7 @@ public sealed class LockFreeRetireTests
     [Fact]
     public void TryRetire_QueueHoldingAnEntry_FailsAndTheQueueStaysUsable()
     {
-        var queue = new LockFreeWorkQueue(16);
+        var queue = new LockFreeQueue<CompactHeadAndTail>(16);
         Assert.True(queue.TryEnqueue(new QueuedWorkItem(s_noop, 1, null)));
         Assert.False(queue.TryRetire());
         for (int i = 2; i <= 40; i++)
@@ -50,7 +50,7 @@ public sealed class LockFreeRetireTests
         const int PerProducer = 8;
         for (int round = 0; round < Rounds; round++)
         {
-            var queue = new LockFreeWorkQueue(4);
+            var queue = new LockFreeQueue<CompactHeadAndTail>(4);
             var accepted = new bool[Producers * PerProducer];
             var taken = new int[Producers * PerProducer];
             using var start = new Barrier(Producers + 1);

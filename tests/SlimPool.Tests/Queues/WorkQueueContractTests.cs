@@ -149,6 +149,12 @@ public sealed class LockedWorkQueueTests : FifoWorkQueueContractTests
     protected override IWorkQueue CreateQueue() => new LockedWorkQueue();
 }
 
+/// <summary>The lock-free queue with the layout a group's queue has (<see cref="CompactHeadAndTail"/>), under the same contract.</summary>
+public sealed class CompactLockFreeQueueTests : FifoWorkQueueContractTests
+{
+    protected override IWorkQueue CreateQueue() => new LockFreeQueue<CompactHeadAndTail>(initialSegmentLength: 8);
+}
+
 public sealed class LockFreeWorkQueueTests : FifoWorkQueueContractTests
 {
     protected override IWorkQueue CreateQueue() => new LockFreeWorkQueue();
