@@ -16,7 +16,7 @@ namespace SlimPool;
 /// not interrupted: it may observe the token itself. <see cref="CancellationToken.None"/> costs nothing extra; a
 /// token that can be cancelled costs one small allocation per item.</para>
 /// <para>The cancellable overloads have default implementations (a wrapper item that checks the token), so an
-/// implementation written before they existed keeps compiling; the pools here implement them directly.</para>
+/// implementation written before they existed keeps compiling; this library's pools implement them, once, in <see cref="ThreadPoolBase"/>.</para>
 /// <para>Every accepted item runs exactly once. Disposing drains: it stops accepting, runs every item already
 /// accepted, then returns.</para>
 /// </remarks>

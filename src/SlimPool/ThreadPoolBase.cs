@@ -5,15 +5,21 @@ namespace SlimPool;
 /// <summary>
 /// The <see cref="IThreadPool"/> queueing overloads, written once for this library's three pools:
 /// <see cref="SlimThreadPool"/>, <see cref="SlimThreadPoolGroup"/> and <see cref="ManagedThreadPool"/>. Each overload
-/// checks its argument and hands the item to one of four cores the pool implements; this class has no state and cannot
-/// be derived from outside the library (implement <see cref="IThreadPool"/> instead).
+/// checks its argument and hands the item to one of four cores the pool implements. The class has no state, and its
+/// constructor is <c>private protected</c>: it is not for users to derive from (implement <see cref="IThreadPool"/>
+/// instead).
 /// </summary>
 /// <remarks>
 /// <para>The cores decide what accepting means: a <see cref="SlimThreadPool"/> with
 /// <see cref="SlimThreadPoolOptions.BoundedCapacity"/> set makes <c>Queue</c> wait for room (on one of its own workers it
 /// runs the item inline instead) and <c>TryQueue</c> return <see langword="false"/> while it is full; a group queues into
-/// its own queue and honours its pool's bound the same way; <see cref="ManagedThreadPool"/> hands the item to
-/// <see cref="ThreadPool"/>.</para>
+/// its own queue and honours its pool's bound the same way, except that on one of its pool's workers <c>Queue</c> takes
+/// the item over the bound (running it inline would take it out of the group); <see cref="ManagedThreadPool"/> hands the
+/// item to <see cref="ThreadPool"/>.</para>
+/// <para>On <see cref="SlimThreadPool"/> and its groups the built-in pool's shapes allocate nothing per item: an
+/// <see cref="IThreadPoolWorkItem"/>, or an <c>Action&lt;TState&gt;</c> with a reference-type state, travels in the queue
+/// entry; a value-type state is carried in a small object, which an item queueing its successor from the same worker
+/// reuses. <see cref="ManagedThreadPool"/> allocates one object per item for every shape (see there).</para>
 /// <para>An overload is small enough to inline where the pool's type is known, and the core it calls is then bound
 /// directly (the pools are sealed): queueing through a <see cref="SlimThreadPool"/> reference costs no virtual call.</para>
 /// </remarks>
@@ -108,7 +114,6 @@ public abstract class ThreadPoolBase
     }
 
     /// <inheritdoc cref="IThreadPool.Queue(IThreadPoolWorkItem, bool)"/>
-    /// <remarks>No allocation: the item travels in the queue entry.</remarks>
     public void Queue(IThreadPoolWorkItem workItem, bool preferLocal)
     {
         ArgumentNullException.ThrowIfNull(workItem);
@@ -116,7 +121,6 @@ public abstract class ThreadPoolBase
     }
 
     /// <inheritdoc cref="IThreadPool.TryQueue(IThreadPoolWorkItem, bool)"/>
-    /// <remarks>No allocation: the item travels in the queue entry.</remarks>
     public bool TryQueue(IThreadPoolWorkItem workItem, bool preferLocal)
     {
         ArgumentNullException.ThrowIfNull(workItem);
@@ -124,11 +128,6 @@ public abstract class ThreadPoolBase
     }
 
     /// <inheritdoc cref="IThreadPool.Queue{TState}(Action{TState}, TState, bool)"/>
-    /// <remarks>
-    /// A reference-type <typeparamref name="TState"/> costs no allocation: the delegate and the state travel in the queue
-    /// entry. A value-type one is carried in a small object, which an item queueing its successor from the same worker
-    /// reuses.
-    /// </remarks>
     public void Queue<TState>(Action<TState> callback, TState state, bool preferLocal)
     {
         ArgumentNullException.ThrowIfNull(callback);
@@ -137,7 +136,6 @@ public abstract class ThreadPoolBase
     }
 
     /// <inheritdoc cref="IThreadPool.TryQueue{TState}(Action{TState}, TState, bool)"/>
-    /// <remarks>Costs as <see cref="Queue{TState}(Action{TState}, TState, bool)"/>.</remarks>
     public bool TryQueue<TState>(Action<TState> callback, TState state, bool preferLocal)
     {
         ArgumentNullException.ThrowIfNull(callback);
