@@ -4,7 +4,7 @@ namespace SlimPool.Queues;
 /// A multi-producer, multi-consumer FIFO <see cref="IWorkQueue"/> without locks on its hot paths (the seed
 /// design's <c>slimqless2</c>): a linked list of ring segments whose cells carry sequence numbers. The public
 /// <see cref="LockFreeWorkQueue"/> and the pool's shared queue use it with <see cref="PaddedHeadAndTail"/>; a group's
-/// queue with <see cref="CompactHeadAndTail"/> (a segment of 56 bytes instead of 424).
+/// queue with <see cref="CompactHeadAndTail"/> (a segment of 112 bytes instead of 424).
 /// </summary>
 /// <remarks>
 /// <para>Producers and consumers each claim a position with one compare-and-swap; the cell's sequence number
