@@ -20,7 +20,7 @@
  * own count and retired flag. A producer reads `cur`, installs a fresh queue if there is none (a compare-and-swap from
  * 0), and enqueues into the queue it read; the enqueue fails if that queue was retired, and the producer then clears
  * `cur` if it still names that queue and tries again. A turn that finds the queue empty retires it if it is still
- * empty (LockFreeWorkQueue.TryRetire: one compare-and-swap on the ring's tail, the word every producer's claim swaps
+ * empty (LockFreeQueue.TryRetire: one compare-and-swap on the ring's tail, the word every producer's claim swaps
  * and every growth's freeze changes, so retire and enqueue are modelled as atomic steps on the queue) and clears `cur`
  * (a compare-and-swap from that queue): after it gave its turn back and looked again, either at once (off the pool's
  * workers) or later, by its worker (DeferredQueueDrops: when the worker parks, or evicts the group for another). The
@@ -28,7 +28,7 @@
  * times; a turn's own drop is optional (the model takes either). The checks at the end add: no item is left in a
  * queue that `cur` no longer names. Not modelled: the queue's rings and their growth (a queue is one counter here);
  * that a producer about to grow a full ring sees a retire that came first (LockFreeSegment.FreezeUnlessRetired) is
- * argued in LockFreeWorkQueue and tested (LockFreeRetireTests, which caught it missing).
+ * argued in LockFreeQueue and tested (LockFreeRetireTests, which caught it missing).
  * Broken variants Spin must reject: -DBROKEN (EndTurn gives the turn back without looking at the queue again),
  * -DBROKEN_SWEEP (the abandon does not look at the queue after its sweep), -DBROKEN_DROP (the turn drops the queue
  * after seeing it empty, without retiring it, so a producer that read it earlier enqueues into a dropped queue).
@@ -65,7 +65,7 @@
 byte cur = 0;                /* GroupTurns._queue: the queue installed now, 0 when none */
 byte lastId = 0;             /* the last queue id handed out */
 byte cnt[MAXQ];              /* items in each queue, accepted, not taken */
-bool retired[MAXQ];          /* LockFreeWorkQueue._retired */
+bool retired[MAXQ];          /* LockFreeSegment: the retired bit in the last ring's tail */
 byte turns = 0;              /* GroupTurns._turns: turns held (queued on the pool or running) */
 byte poolQueue = 0;          /* turn entries queued on the pool */
 byte running = 0;            /* the group's items running now */

@@ -94,7 +94,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     /// <inheritdoc />
     public void Enqueue(in QueuedWorkItem item) => EnqueueFenced(item);
 
-    // The shared queue's enqueue ends with a full fence (LockFreeWorkQueue); a push onto the worker's own slot and ring
+    // The shared queue's enqueue ends with a full fence (LockFreeQueue); a push onto the worker's own slot and ring
     // is plain stores, so that path leaves the fence to the caller.
     bool IFencedEnqueue.EnqueueFenced(in QueuedWorkItem item) => EnqueueFenced(item);
 
@@ -280,7 +280,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     }
 
     // A worker that took an item from the shared queue with its batch empty takes up to RefillBatch.Capacity more into
-    // its batch while it is there, with one compare-and-swap on the shared head (LockFreeWorkQueue.TryDequeueBatch):
+    // its batch while it is there, with one compare-and-swap on the shared head (LockFreeQueue.TryDequeueBatch):
     // consumers then meet on that line once a batch instead of once an item, which is what limited the drain of a
     // backlog queued from outside. The items stay visible (IsEmpty) and stealable by idle siblings, and keep their order.
     // The batch is in neither place between that one dequeue and the fill's exchange, so IsEmpty is not

@@ -34,7 +34,7 @@
 #define PUSHES 1             /* High items per producer */
 #endif
 
-byte lane = 0;      /* items in the lane (the LockFreeWorkQueue _high), each counted before it was enqueued */
+byte lane = 0;      /* items in the lane (the lock-free queue _high), each counted before it was enqueued */
 byte high = 0;      /* the word's item count: items counted and not yet claimed */
 byte tickets = 0;   /* the word's ticket count: tickets queued, or dequeued and not yet through their exchange */
 byte queue = 0;     /* tickets in the pool's queue */
