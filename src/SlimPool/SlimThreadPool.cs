@@ -45,7 +45,6 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
     private readonly CapacityGate? _gate; // back-pressure (BoundedCapacity); null when unbounded: one null test
     private readonly int _workerCount;
     private readonly string _name;
-    private readonly bool _flowExecutionContext;
     private readonly Action _onItemSkipped;
     private long _cancelledCount;
     private long _completedOffWorkers; // user items run on threads that are not this pool's workers (shutdown, inline)
@@ -68,7 +67,6 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
 
         _workerCount = options.WorkerCount;
         _name = options.Name;
-        _flowExecutionContext = options.FlowExecutionContext;
         _queue = CreateQueue(options);
         _idleWait = options.IdleWait switch
         {
@@ -97,7 +95,7 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
         _shutdown = new ShutdownCoordinator(_queue, _runner, _workerSet, _idleWait, _guard, _gate, OnShutdownFinished, HandBackGroupItems, () => _publisher!.Lanes);
         _idle = new IdleTracker(_queue, _workerSet, _shutdown);
         (_meter, Histogram<double> queueWait, Action<TimeSpan> recordQueueWait, _durations) = CreateMetrics();
-        _publisher = new Publisher(this, _queue, _idleWait, _guard, _shutdown, _gate, (queueWait, recordQueueWait), options.LowPriorityMaxDelay, namingItems: _slowItems is not null, _flowExecutionContext);
+        _publisher = new Publisher(this, _queue, _idleWait, _guard, _shutdown, _gate, (queueWait, recordQueueWait), options.LowPriorityMaxDelay, namingItems: _slowItems is not null, options.FlowExecutionContext);
         _loop = new WorkerLoop(this, options, _publisher, _queue, _gate, _idleWait, _workerSet, _runner, _shutdown, _idle, _synchronizationContext);
         if (_queue is WorkStealingWorkQueue workStealing)
         {

@@ -143,6 +143,9 @@ internal sealed class Publisher : IAcceptedWorkPublisher
     public void Publish(object callback, object? state, bool preferLocal, ExecutionContext? context)
     {
         StampForQueueWait(ref callback, ref state);
+
+        // The full fence orders the item's publication before AfterPublish reads the shutdown flag (pairs with
+        // ShutdownCoordinator.Begin's exchange) and the idle state (pairs with a parking worker's announce, IdleWait).
         EnqueueThenFence(new QueuedWorkItem(callback, state, context), preferLocal);
         AfterPublish(count: 1);
     }
