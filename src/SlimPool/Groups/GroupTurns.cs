@@ -400,6 +400,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
                 continue;
             }
 
+            quantum.OnItemTaken();
             if (naming)
             {
                 worker!.SetRunning(item.StoredCallback, item.StoredState);

@@ -9,9 +9,12 @@ namespace SlimPool.Groups;
 /// </summary>
 /// <remarks>
 /// <para>A clock read costs about 40 ns on a virtual machine (kvm-clock), as much as a tiny item's whole hand-off, so
-/// the clock is not read after every item. In a quantum it is read at its start and after the 1st, 2nd, 4th, 8th, ...
-/// item, so a quantum of items of similar length ends within twice the limit, and a quantum's first item is checked
-/// alone.</para>
+/// the clock is not read after every item. A turn's first quantum starts its clock when the turn takes its second item
+/// (<see cref="OnItemTaken"/>), so a turn that runs one item and finds the queue empty (an actor's message, a serial
+/// queue fed one item at a time) reads no clock at all; it then reads it after the items counted from there double: after
+/// the 2nd, 3rd, 5th, 9th, ... item. The first item runs before the clock starts, so a quantum of items of similar length
+/// ends within twice the limit, or after its second item when a single item reaches it. A later quantum of the same
+/// turn starts its clock at its start (<see cref="Restart"/>) and reads it after its 1st, 2nd, 4th, 8th, ... item.</para>
 /// <para>When the last read of a quantum shows its items short (the whole quantum at that rate under half the limit),
 /// the next quantum skips the reads after its first <see cref="ShortSkip"/> items and reads from the
 /// <see cref="ShortSkip"/>-th on (three reads a quantum of 32 instead of six). For items of similar length this
@@ -26,13 +29,15 @@ internal struct TurnQuantum
     private readonly int _maxItems;
     private readonly long _maxTicks;      // 0: no time limit
     private readonly Func<long>? _clock;  // tests' clock; null: Stopwatch
-    private readonly int _lastRead;       // the last read of a quantum: the largest power of two below _maxItems (0: none)
+    private readonly int _lastRead;       // a later quantum's last read: the largest power of two below _maxItems (0: none)
     private int _items;                   // run in this quantum
     private int _nextRead;                // the item count after which the clock is read next; 0: none this quantum
+    private int _itemsBeforeClock;        // items of this quantum run before its clock started (1 in a turn's first)
+    private bool _clockPending;           // the first quantum's clock starts when its second item is taken
     private long _startedAt;
     private bool _short;                  // the quantum's latest read showed short items
 
-    /// <summary>Starts a turn's first quantum, with every read.</summary>
+    /// <summary>Starts a turn's first quantum, with every read; its clock starts at the turn's second item.</summary>
     /// <param name="maxItems">Items a quantum may run (at least 1).</param>
     /// <param name="maxTicks">Stopwatch ticks a quantum may run; 0 for no time limit.</param>
     /// <param name="clock">The clock, for tests; null reads <see cref="Stopwatch.GetTimestamp"/>.</param>
@@ -43,8 +48,21 @@ internal struct TurnQuantum
         _maxTicks = maxTicks;
         _clock = clock;
         _lastRead = maxItems <= 1 ? 0 : 1 << (31 - int.LeadingZeroCount(maxItems - 1));
-        _startedAt = maxTicks == 0 ? 0 : Now();
-        _nextRead = maxTicks == 0 ? 0 : 1;
+        _nextRead = maxTicks == 0 || maxItems <= 2 ? 0 : 2; // a quantum of two is spent by its count at the first read
+        _clockPending = _nextRead != 0;
+    }
+
+    /// <summary>
+    /// The turn took its next item and is about to run it: at the first quantum's second item, the clock starts. A turn
+    /// calls this before every item it runs.
+    /// </summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.AggressiveInlining)]
+    public void OnItemTaken()
+    {
+        if (_clockPending && _items == 1)
+        {
+            StartClock();
+        }
     }
 
     /// <summary>Counts an item run; true when the quantum is spent.</summary>
@@ -67,10 +85,12 @@ internal struct TurnQuantum
             return true;
         }
 
-        // Short: the whole quantum at this rate stays under half the limit (elapsed / items * maxItems < maxTicks / 2),
-        // in doubles: a long limit times many items overflows a long.
-        _short = (double)elapsed * _maxItems < _maxTicks / 2.0 * _items;
-        _nextRead = _items >= _lastRead ? 0 : _items * 2;
+        // Short: the whole quantum at this rate stays under half the limit (elapsed / timed * maxItems < maxTicks / 2),
+        // in doubles: a long limit times many items overflows a long. The next read comes when the timed items double.
+        int timed = _items - _itemsBeforeClock;
+        _short = (double)elapsed * _maxItems < _maxTicks / 2.0 * timed;
+        long next = _itemsBeforeClock + (2L * timed);
+        _nextRead = next >= _maxItems ? 0 : (int)next;
         return false;
     }
 
@@ -78,6 +98,8 @@ internal struct TurnQuantum
     public void Restart()
     {
         _items = 0;
+        _itemsBeforeClock = 0;
+        _clockPending = false;
         if (_maxTicks == 0)
         {
             return;
@@ -85,6 +107,13 @@ internal struct TurnQuantum
 
         _startedAt = Now();
         _nextRead = _short ? Math.Min(ShortSkip, _lastRead) : 1;
+    }
+
+    private void StartClock()
+    {
+        _clockPending = false;
+        _itemsBeforeClock = _items;
+        _startedAt = Now();
     }
 
     private readonly long Now() => _clock is null ? Stopwatch.GetTimestamp() : _clock();

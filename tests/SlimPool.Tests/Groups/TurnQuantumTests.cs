@@ -4,7 +4,8 @@ namespace SlimPool.Tests.Groups;
 
 /// <summary>
 /// <see cref="TurnQuantum"/> on a fake clock: a quantum ends by its count or its time, within twice the limit for items
-/// of similar length, and skips its early reads after a quantum of short items.
+/// of similar length (or after its second item), a turn of one item reads no clock, and a quantum skips its early reads
+/// after a quantum of short items.
 /// </summary>
 public sealed class TurnQuantumTests
 {
@@ -18,10 +19,33 @@ public sealed class TurnQuantumTests
         Assert.Equal(0, clock.Reads);
     }
 
+    [Fact]
+    public void OnItemTaken_TurnOfOneItem_ReadsNoClock()
+    {
+        var clock = new FakeClock();
+        var quantum = new TurnQuantum(32, maxTicks: 1_000, clock.Read);
+
+        quantum.OnItemTaken();
+        clock.Advance(5_000); // longer than the limit: the turn ends after it anyway, its queue empty
+        Assert.False(quantum.OnItemRan());
+
+        Assert.Equal(0, clock.Reads);
+    }
+
+    [Fact]
+    public void OnItemTaken_SecondItem_StartsTheClockOnce()
+    {
+        var clock = new FakeClock();
+        var quantum = new TurnQuantum(32, maxTicks: 1_000, clock.Read);
+
+        Assert.Equal(2, RunUntilSpent(ref quantum, clock, ticksPerItem: 1_000)); // the clock from the 2nd item: 1,000 after it
+        Assert.Equal(2, clock.Reads); // the start at the 2nd item, the read after it
+    }
+
     [Theory]
-    [InlineData(30, 100, 4)]     // reads after 1, 2, 4 items: 120 ticks >= 100 after the 4th
-    [InlineData(100, 100, 1)]    // an item as long as the limit: spent after it
-    [InlineData(7, 100, 16)]     // 112 ticks after the 16th
+    [InlineData(30, 100, 5)]     // clock from the 2nd item, reads after 2, 3, 5 items: 120 ticks >= 100 after the 5th
+    [InlineData(100, 100, 2)]    // an item as long as the limit: spent after the 2nd, the first timed one
+    [InlineData(7, 100, 17)]     // 112 ticks after the 17th
     public void OnItemRan_ItemsOfSimilarLength_SpentWithinTwiceTheLimit(long ticksPerItem, long maxTicks, int expectedItems)
     {
         var clock = new FakeClock();
@@ -30,7 +54,7 @@ public sealed class TurnQuantumTests
         int items = RunUntilSpent(ref quantum, clock, ticksPerItem);
 
         Assert.Equal(expectedItems, items);
-        Assert.True(items * ticksPerItem < 2 * maxTicks || items == 1, $"{items} items of {ticksPerItem} ticks against a limit of {maxTicks}.");
+        Assert.True(items * ticksPerItem < 2 * maxTicks || items == 2, $"{items} items of {ticksPerItem} ticks against a limit of {maxTicks}.");
     }
 
     [Fact]
@@ -40,7 +64,7 @@ public sealed class TurnQuantumTests
         var quantum = new TurnQuantum(32, maxTicks: 1_000, clock.Read);
 
         Assert.Equal(32, RunUntilSpent(ref quantum, clock, ticksPerItem: 1));
-        Assert.Equal(6, clock.Reads); // the start, and after the 1st, 2nd, 4th, 8th and 16th item
+        Assert.Equal(6, clock.Reads); // the start at the 2nd item, and after the 2nd, 3rd, 5th, 9th and 17th
 
         for (int q = 0; q < 10; q++)
         {
@@ -68,7 +92,7 @@ public sealed class TurnQuantumTests
 
         int items = RunUntilSpent(ref quantum, clock, i => i == 1 ? 10 : 1_000_000, maxItems: 200_000);
 
-        Assert.Equal(65_536, items); // the first read past 60 s: twice the limit at most
+        Assert.Equal(65_537, items); // the first read past 60 s (65,536 timed items): twice the limit at most
     }
 
     [Fact]
@@ -122,10 +146,15 @@ public sealed class TurnQuantumTests
         var clock = new FakeClock();
         var quantum = new TurnQuantum(int.MaxValue, maxTicks: long.MaxValue / 8 * 2, clock.Read);
 
-        clock.Advance(long.MaxValue / 8); // a long first item: not short
+        quantum.OnItemTaken();
+        clock.Advance(long.MaxValue / 8); // a long first item, before the clock starts
         Assert.False(quantum.OnItemRan());
+        quantum.OnItemTaken();
+        clock.Advance(long.MaxValue / 8); // a long second item: not short
+        Assert.False(quantum.OnItemRan());
+        quantum.OnItemTaken();
         clock.Advance(long.MaxValue / 8);
-        Assert.True(quantum.OnItemRan()); // the limit, reached after the 2nd item's read
+        Assert.True(quantum.OnItemRan()); // the limit, reached at the read after the 3rd item
     }
 
     private static int RunUntilSpent(ref TurnQuantum quantum, FakeClock clock, long ticksPerItem) =>
@@ -135,6 +164,7 @@ public sealed class TurnQuantumTests
     {
         for (int items = 1; items <= maxItems; items++)
         {
+            quantum.OnItemTaken();
             clock.Advance(ticksOfItem(items));
             if (quantum.OnItemRan())
             {
