@@ -9,5 +9,8 @@ internal sealed class GroupSerialQueue(SlimThreadPool pool) : ISerialQueue
 
     public void Post(BenchWorkItem item) => _group.Queue(item);
 
+    // A group's Queue on one of the pool's workers already takes the worker's local path for the group's turn.
+    public void PostFromPool(BenchWorkItem item) => _group.Queue(item);
+
     public void Dispose() => _group.Dispose();
 }

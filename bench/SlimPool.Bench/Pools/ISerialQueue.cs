@@ -11,4 +11,10 @@ internal interface ISerialQueue : IDisposable
 {
     /// <summary>Queues <paramref name="item"/> behind every item posted before it.</summary>
     void Post(BenchWorkItem item);
+
+    /// <summary>
+    /// Queues <paramref name="item"/> as <see cref="Post"/> does, from inside an item running on the pool (an actor
+    /// answering another): where the queue schedules itself, it does so on the pool's local, preferred path.
+    /// </summary>
+    void PostFromPool(BenchWorkItem item);
 }

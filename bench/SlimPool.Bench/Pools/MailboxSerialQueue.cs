@@ -33,6 +33,15 @@ internal sealed class MailboxSerialQueue<TPool>(TPool pool) : BenchWorkItem, ISe
         }
     }
 
+    public void PostFromPool(BenchWorkItem item)
+    {
+        _items.Enqueue(item);
+        if (Volatile.Read(ref _scheduled) == 0 && Interlocked.CompareExchange(ref _scheduled, 1, 0) == 0)
+        {
+            pool.QueueFromPool(this); // the built-in pool at its best for a chain: the worker's local queue
+        }
+    }
+
     public override void Execute()
     {
         for (int i = 0; i < Throughput && _items.TryDequeue(out BenchWorkItem? item); i++)

@@ -10,6 +10,7 @@ internal static class ScenarioCatalog
         new SelfRequeueScenario(),
         new FanOutScenario(),
         new SerialQueuesScenario(),
+        new SerialPingPongScenario(),
         new GroupsScaleScenario(),
         new RealWorkScenario(),
         new AsyncChainScenario(),
