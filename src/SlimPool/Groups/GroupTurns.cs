@@ -58,9 +58,10 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     [ThreadStatic]
     private static GroupTurns? t_current;
 
-    // A queue's first ring: a group that runs an item now and then needs few cells, and pays for them each time it
-    // wakes; a burst grows the queue fourfold a ring (LockFreeQueue), and the queue goes when the burst is done.
-    private const int InitialQueueLength = 8;
+    // A queue's first ring: a group that runs an item now and then (an actor answering one message at a time) needs one
+    // or two cells, and pays for them each time it wakes, 32 bytes a cell; a burst grows the queue fourfold a ring
+    // (LockFreeQueue: 2, 8, 32, ... cells), and the queue goes when the burst is done.
+    private const int InitialQueueLength = 2;
 
     // The drained signal of every group that had nothing pending when it closed: completed once, shared.
     private static readonly TaskCompletionSource s_drained = CompletedSignal();
