@@ -24,7 +24,7 @@ internal sealed class SerialPingPongScenario : IScenario
         int[] pairCounts = context.Mode == BenchMode.Quick ? [1] : [1, 4 * context.Cores];
         return [.. pairCounts.Distinct().Select(pairs => new Case(
             string.Create(CultureInfo.InvariantCulture, $"pairs-{pairs}"),
-            string.Create(CultureInfo.InvariantCulture, $"{pairs} pair{(pairs == 1 ? "" : "s")} of serial queues, one message in flight each, {messages:N0} messages"),
+            string.Create(CultureInfo.InvariantCulture, $"{pairs} pair{(pairs == 1 ? "" : "s")} of serial queues, one message in flight each, {messages / pairs * pairs:N0} messages"),
             pairs,
             messages / pairs)
         {

@@ -38,11 +38,12 @@ public sealed class SlimGroupOptions
     /// How long a worker runs the group's items before it gives the worker back, whichever of this and
     /// <see cref="MaxItemsPerTurn"/> comes first. A turn's clock starts when it takes its second item (a turn that runs
     /// one item reads no clock) and is read as the items timed double, after the 2nd, 3rd, 5th, 9th, ... item (a read per
-    /// tiny item would cost as much as the item's hand-off), so a turn of items of similar length ends within twice this,
-    /// or after its second item if one item alone reaches it; after a turn whose items proved much shorter than this (a
-    /// whole turn of them under half of it), the next turn skips the reads after its 1st, 2nd and 4th item, so an item
-    /// that turns long then is noticed within 8 items. Default 1 ms; <see cref="Timeout.InfiniteTimeSpan"/> turns the time
-    /// limit off.
+    /// tiny item would cost as much as the item's hand-off), the first item counted at the rate of the others, so a turn
+    /// of items of similar length ends within twice this, or after its second item if one item alone reaches it. A turn
+    /// that runs on because nothing else is queued starts a new quantum with its clock read at once; after a quantum
+    /// whose items proved much shorter than this (a whole quantum of them under half of it), the next skips the reads
+    /// after its 1st, 2nd and 4th item, so an item that turns long then is noticed within 8 items. Default 1 ms;
+    /// <see cref="Timeout.InfiniteTimeSpan"/> turns the time limit off.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is zero, or negative and not <see cref="Timeout.InfiniteTimeSpan"/>.</exception>
     public TimeSpan MaxTurnDuration

@@ -12,11 +12,12 @@ namespace SlimPool.Groups;
 /// the clock is not read after every item. A turn's first quantum starts its clock when the turn takes its second item
 /// (<see cref="OnItemTaken"/>), so a turn that runs one item and finds the queue empty (an actor's message, a serial
 /// queue fed one item at a time) reads no clock at all; it then reads it after the items counted from there double: after
-/// the 2nd, 3rd, 5th, 9th, ... item. The first item runs before the clock starts, so a quantum of items of similar length
-/// ends within twice the limit, or after its second item when a single item reaches it. A later quantum of the same
-/// turn starts its clock at its start (<see cref="Restart"/>) and reads it after its 1st, 2nd, 4th, 8th, ... item.</para>
+/// the 2nd, 3rd, 5th, 9th, ... item. The first item runs before the clock starts and is counted at the rate of those
+/// timed after it, so a quantum of items of similar length ends within twice the limit, or after its second item when
+/// a single item reaches it. A later quantum of the same turn starts its clock at its start (<see cref="Restart"/>) and
+/// reads it after its 1st, 2nd, 4th, 8th, ... item.</para>
 /// <para>When the last read of a quantum shows its items short (the whole quantum at that rate under half the limit),
-/// the next quantum skips the reads after its first <see cref="ShortSkip"/> items and reads from the
+/// the next quantum of the same turn skips the reads after its first <see cref="ShortSkip"/> items and reads from the
 /// <see cref="ShortSkip"/>-th on (three reads a quantum of 32 instead of six). For items of similar length this
 /// changes nothing: such a quantum is spent by its count first. An item that turns long right after short quanta is
 /// noticed within <see cref="ShortSkip"/> items instead of after the first.</para>
@@ -78,16 +79,19 @@ internal struct TurnQuantum
             return false;
         }
 
+        // The items run before the clock started count at the timed items' rate (elapsed / timed * items): a quantum whose
+        // items would together reach the limit is spent, so the untimed first item does not stretch the bound past twice
+        // the limit. In doubles: a long limit times many items overflows a long.
         long elapsed = Now() - _startedAt;
-        if (elapsed >= _maxTicks)
+        int timed = _items - _itemsBeforeClock;
+        if (elapsed >= _maxTicks || (_itemsBeforeClock != 0 && (double)elapsed * _items >= (double)_maxTicks * timed))
         {
             _short = false;
             return true;
         }
 
-        // Short: the whole quantum at this rate stays under half the limit (elapsed / timed * maxItems < maxTicks / 2),
-        // in doubles: a long limit times many items overflows a long. The next read comes when the timed items double.
-        int timed = _items - _itemsBeforeClock;
+        // Short: the whole quantum at this rate stays under half the limit (elapsed / timed * maxItems < maxTicks / 2).
+        // The next read comes when the timed items double.
         _short = (double)elapsed * _maxItems < _maxTicks / 2.0 * timed;
         long next = _itemsBeforeClock + (2L * timed);
         _nextRead = next >= _maxItems ? 0 : (int)next;
@@ -100,9 +104,9 @@ internal struct TurnQuantum
         _items = 0;
         _itemsBeforeClock = 0;
         _clockPending = false;
-        if (_maxTicks == 0)
+        if (_maxTicks == 0 || _maxItems <= 1)
         {
-            return;
+            return; // no time limit, or a quantum of one item, spent by its count before any read
         }
 
         _startedAt = Now();

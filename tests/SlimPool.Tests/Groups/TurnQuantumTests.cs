@@ -4,8 +4,8 @@ namespace SlimPool.Tests.Groups;
 
 /// <summary>
 /// <see cref="TurnQuantum"/> on a fake clock: a quantum ends by its count or its time, within twice the limit for items
-/// of similar length (or after its second item), a turn of one item reads no clock, and a quantum skips its early reads
-/// after a quantum of short items.
+/// of similar length (or after its second item when one item alone reaches the limit), a turn of one item reads no
+/// clock, and a quantum skips its early reads after a quantum of short items of the same turn.
 /// </summary>
 public sealed class TurnQuantumTests
 {
@@ -44,6 +44,8 @@ public sealed class TurnQuantumTests
 
     [Theory]
     [InlineData(30, 100, 5)]     // clock from the 2nd item, reads after 2, 3, 5 items: 120 ticks >= 100 after the 5th
+    [InlineData(40, 100, 3)]     // after the 3rd: 80 ticks for 2 timed items, 120 for all 3 at that rate
+    [InlineData(90, 100, 2)]     // after the 2nd: 90 for the timed one, 180 for both at that rate
     [InlineData(100, 100, 2)]    // an item as long as the limit: spent after the 2nd, the first timed one
     [InlineData(7, 100, 17)]     // 112 ticks after the 17th
     public void OnItemRan_ItemsOfSimilarLength_SpentWithinTwiceTheLimit(long ticksPerItem, long maxTicks, int expectedItems)
@@ -150,11 +152,29 @@ public sealed class TurnQuantumTests
         clock.Advance(long.MaxValue / 8); // a long first item, before the clock starts
         Assert.False(quantum.OnItemRan());
         quantum.OnItemTaken();
-        clock.Advance(long.MaxValue / 8); // a long second item: not short
-        Assert.False(quantum.OnItemRan());
-        quantum.OnItemTaken();
-        clock.Advance(long.MaxValue / 8);
-        Assert.True(quantum.OnItemRan()); // the limit, reached at the read after the 3rd item
+        clock.Advance(long.MaxValue / 8); // a second item as long: both, at its rate, reach the limit
+        Assert.True(quantum.OnItemRan());
+    }
+
+    [Fact]
+    public void OnItemRan_EveryItemLengthAndQuantumSize_SpentWithinTwiceTheLimitOrAfterTheSecondItem()
+    {
+        const long MaxTicks = 100;
+        foreach (int maxItems in new[] { 3, 4, 5, 8, 32, 1_000 })
+        {
+            for (long ticksPerItem = 1; ticksPerItem <= 150; ticksPerItem++)
+            {
+                var clock = new FakeClock();
+                var quantum = new TurnQuantum(maxItems, MaxTicks, clock.Read);
+
+                long length = ticksPerItem;
+                int items = RunUntilSpent(ref quantum, clock, _ => length, maxItems: 2_000);
+
+                Assert.True(
+                    items == maxItems || items * ticksPerItem < 2 * MaxTicks || (items == 2 && ticksPerItem >= MaxTicks),
+                    $"{items} items of {ticksPerItem} ticks against a limit of {MaxTicks} (quanta of {maxItems}).");
+            }
+        }
     }
 
     private static int RunUntilSpent(ref TurnQuantum quantum, FakeClock clock, long ticksPerItem) =>
