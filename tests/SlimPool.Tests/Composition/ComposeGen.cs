@@ -11,6 +11,10 @@ internal static class ComposeGen
 {
     private static readonly int[] s_bounds = [2, 4, 16];
     private static readonly int[] s_quanta = [1, 2, 4, 32];
+
+    // A group's time quantum in µs: the default, one that a few computing items spend (a turn's clock from its second
+    // item, TurnQuantum), none.
+    private static readonly int[] s_turnMicroseconds = [1_000, 30, -1];
     private static readonly WorkItemPriority[] s_priorities = [WorkItemPriority.Normal, WorkItemPriority.High, WorkItemPriority.Low];
 
     public static Gen<ComposeProgram> Program(ComposeScope scope) =>
@@ -36,7 +40,7 @@ internal static class ComposeGen
                 new PoolSpec(queue, idleWait, workers, scope.Bounded && bound >= 3 ? s_bounds[bound - 3] : null, flow, FlightRecorder: watch == 3));
 
     private static Gen<GroupSpec> Group(ComposeScope scope) =>
-        Gen.Select(Gen.Int[1, scope.MaxConcurrency], Gen.OneOf(s_quanta), (limit, quantum) => new GroupSpec(limit, quantum));
+        Gen.Select(Gen.Int[1, scope.MaxConcurrency], Gen.OneOf(s_quanta), Gen.OneOf(s_turnMicroseconds), (limit, quantum, micros) => new GroupSpec(limit, quantum, micros));
 
     private static Gen<ScriptOp[]> Script(ComposeScope scope)
     {
@@ -98,14 +102,14 @@ internal static class ComposeGen
             Gen.OneOf(scope.ShutdownFroms),
             (target, kind, cancelAfter, from) => new ShutdownSpec(scope.GroupShutdowns && target >= 3 ? target - 3 : -1, kind, cancelAfter, from));
 
-    /// <summary>Makes a program consistent: targets that exist, priorities only on the pool's plain items, chains only on the pool, batches and QueueAsync only of plain Normal items.</summary>
+    /// <summary>Makes a program consistent: targets that exist, priorities only on the pool's plain items, batches and QueueAsync only of plain Normal items.</summary>
     private static ComposeProgram Normalize(ComposeProgram program)
     {
         int groups = program.Groups.Length;
         ItemSpec FixItem(ItemSpec item)
         {
             int group = item.Group < groups ? item.Group : -1;
-            ItemKind kind = item.Kind == ItemKind.Chain && group >= 0 ? ItemKind.Compute : item.Kind;
+            ItemKind kind = item.Kind;
             bool prioritised = group < 0 && kind is not (ItemKind.Cancelled or ItemKind.Async);
             WorkItemPriority priority = prioritised ? item.Priority : WorkItemPriority.Normal;
             bool batchable = priority == WorkItemPriority.Normal && kind is not (ItemKind.Cancelled or ItemKind.Async);

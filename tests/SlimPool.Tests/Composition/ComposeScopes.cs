@@ -73,6 +73,19 @@ internal static class ComposeScopes
         Checks = [Promise.OwnContext],
     };
 
+    /// <summary>
+    /// Chains relayed from group to group (actors answering each other: a turn of one item a message, each group's queue
+    /// dropped and remade between messages, a clock started only at a turn's second item) while groups and the pool shut
+    /// down: every step runs once or is refused, groups keep their limits, nothing starts after a shutdown returns.
+    /// </summary>
+    public static ComposeScope RelayChainsAcrossGroups { get; } = new("chains relayed across groups, with shutdowns")
+    {
+        Kinds = [ItemKind.Chain, ItemKind.Compute],
+        GroupShare = 4,
+        Priorities = false,
+        Checks = [Promise.ExactlyOnce, Promise.RefusedNeverRuns, Promise.SerialNoOverlap, Promise.GroupLimit, Promise.NothingAfterShutdown, Promise.OnPoolWorkers],
+    };
+
     /// <summary>Priorities (and groups) with nothing racing a shutdown: the pool's counts equal the ledger's.</summary>
     public static ComposeScope PriorityCounts { get; } = new("priorities and the pool's counts")
     {

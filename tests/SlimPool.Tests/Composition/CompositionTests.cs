@@ -38,6 +38,11 @@ public sealed class CompositionTests(ITestOutputHelper output)
     public void Programs_FlowingContextFromTwoProducersIntoGroups_EachItemSeesItsOwn() =>
         Sample(ComposeScopes.FlowAcrossProducers, quickSeconds: 3);
 
+    /// <summary>Groups passing work to each other from inside their turns (an actor's answer), raced by shutdowns.</summary>
+    [Fact]
+    public void Programs_ChainsRelayedAcrossGroups_RunEachStepOnceWithinEachGroupsLimit() =>
+        Sample(ComposeScopes.RelayChainsAcrossGroups, quickSeconds: 3);
+
     /// <summary>Defect 7 of issue 26: priority tickets and deferrals counted as items.</summary>
     [Fact]
     public void Programs_PriorityItems_CountEachItemOnce() =>

@@ -89,12 +89,17 @@ internal sealed partial class ProgramRun
         }
     }
 
-    /// <summary>Queues the next step of a chain from inside the pool (the step running now is <paramref name="parent"/>).</summary>
+    /// <summary>
+    /// Queues the next step of a chain from inside the pool (the step running now is <paramref name="parent"/>): a pool
+    /// chain onto the pool, a group's chain into the next group round (actors answering each other: with one group, the
+    /// same one), each step a turn of its own when the group it lands in is idle.
+    /// </summary>
     internal void QueueChainStep(ItemRecord parent)
     {
+        ItemSpec spec = parent.Group < 0 ? parent.Spec : parent.Spec with { Group = (parent.Group + 1) % Groups.Length };
         var next = new ItemRecord(
             this,
-            parent.Spec,
+            spec,
             $"{parent.Label.Split('/')[0]}/{parent.ChainIndex + 1}",
             parent.Producer,
             order: -1,
@@ -102,12 +107,13 @@ internal sealed partial class ProgramRun
             Program.Pool.FlowExecutionContext ? parent.ExpectedLocal : null);
         Accept(next, record =>
         {
+            IThreadPool target = record.Group < 0 ? Pool : Groups[record.Group];
             if (record.Spec.IsTry)
             {
-                return Pool.TryQueue(ItemRecord.RunChainStep, record, preferLocal: true);
+                return target.TryQueue(ItemRecord.RunChainStep, record, preferLocal: true);
             }
 
-            Pool.Queue(ItemRecord.RunChainStep, record, preferLocal: true);
+            target.Queue(ItemRecord.RunChainStep, record, preferLocal: true);
             return true;
         });
     }

@@ -46,6 +46,47 @@ public sealed class GroupBehaviourTests
     }
 
     [Fact]
+    public void SerialGroups_OneMessageRelayedBackAndForth_EachHopRunsOnceInItsGroupAndBothDropTheirQueues()
+    {
+        // Two actors answering each other: every message finds its group idle, so it is a turn of one item, its queue
+        // made on arrival and kept or dropped after, and its clock never read (TurnQuantum starts it at a second item).
+        const int Hops = 20_000;
+        using SlimThreadPool pool = TestPools.Create(workers: 2);
+        using SlimThreadPoolGroup a = pool.CreateGroup();
+        using SlimThreadPoolGroup b = pool.CreateGroup();
+        var inGroup = new int[2];
+        int hops = 0; // plain field: each hop must see the previous hop's write, across the two groups
+        int wrongGroup = 0;
+        using var done = new ManualResetEventSlim();
+
+        void Hop(int side)
+        {
+            if (Interlocked.Increment(ref inGroup[side]) != 1 || SynchronizationContext.Current != (side == 0 ? a : b).SynchronizationContext)
+            {
+                Interlocked.Increment(ref wrongGroup);
+            }
+
+            int hop = ++hops;
+            Interlocked.Decrement(ref inGroup[side]);
+            if (hop == Hops)
+            {
+                done.Set();
+                return;
+            }
+
+            (side == 0 ? b : a).Queue(() => Hop(1 - side));
+        }
+
+        a.Queue(() => Hop(0));
+        Bounded.Wait(done, "the relayed message's last hop");
+
+        Assert.Equal(0, wrongGroup);
+        Assert.Equal(Hops, hops);
+        Bounded.Until(() => a.CompletedWorkItemCount == Hops / 2 && b.CompletedWorkItemCount == Hops / 2, "each group's count of its hops");
+        Bounded.Until(() => !a.HasQueue && !b.HasQueue, "both groups dropped their queues once the pool went idle");
+    }
+
+    [Fact]
     public void Group_ConcurrencyFour_NeverRunsMoreThanFourAndReachesFour()
     {
         const int Items = 400;
