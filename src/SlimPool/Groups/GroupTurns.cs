@@ -16,7 +16,8 @@ namespace SlimPool.Groups;
 /// <para><b>Fields.</b> <c>_turns</c> counts the turns held, each either queued on the pool or running; it never
 /// exceeds <c>_maxConcurrency</c>, so at most that many of the group's items run at once. A turn is taken by a
 /// compare-and-swap below the limit and given back by a decrement, both full fences. <c>_accepted</c> counts the items
-/// accepted (producers write it), <c>_ran</c> those run (the turns write it, once a quantum), and <c>_notRun</c> those
+/// accepted (producers write it), <c>_ran</c> those run (the turns write it, once a quantum; a serial group's one turn
+/// with a plain store as it ends, see EndTurn), and <c>_notRun</c> those
 /// handed back or refused after acceptance (rare). An item is pending from its acceptance until it is counted in one of
 /// the other two, and <c>_ran + _notRun ≤ _accepted</c> always holds; the group has drained when it is closed and none
 /// is pending. <c>_closed</c>, <c>_abandoning</c> and <c>_swept</c> go from 0 to 1 once each. The counters are not padded
@@ -391,9 +392,9 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
 
             if (IsSweeping || !TryTake(out QueuedWorkItem item))
             {
-                AddRan(counted);
+                bool again = EndTurn(counted);
                 counted = 0;
-                if (!EndTurn())
+                if (!again)
                 {
                     return;
                 }
@@ -441,12 +442,36 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     // retired, which only an empty queue can be.
     private bool IsQueueEmpty => Volatile.Read(ref _queue) is not { IsEmpty: false };
 
-    // Gives the turn back; true if this thread took it again because an item is waiting (the turn then runs on).
-    private bool EndTurn()
+    // Adds the `ran` items the turn ran since its last count and gives the turn back; true if this thread took it again
+    // because an item is waiting (the turn then runs on).
+    private bool EndTurn(long ran)
     {
+        // The items the turn ran are added first. A serial group's turn is the only writer of _ran while it holds the
+        // group's one turn (the next turn is taken after the decrement below, and sees this write through the turn's
+        // hand-off), so it adds them with a plain store, and the decrement is the full fence between that store and
+        // CheckDrained's look at _closed; a wider group's turns add with an interlocked add, as AddRan does.
+        long ranNow = 0;
+        if (ran != 0)
+        {
+            if (_maxConcurrency == 1)
+            {
+                ranNow = _ran + ran;
+                Volatile.Write(ref _ran, ranNow);
+            }
+            else
+            {
+                ranNow = Interlocked.Add(ref _ran, ran);
+            }
+        }
+
         // The decrement is a full fence before the reads of _queue and of its tail: it pairs with Enqueue's claim (a
         // compare-and-swap) followed by its read of _turns. See the class remarks.
         Interlocked.Decrement(ref _turns);
+        if (ran != 0)
+        {
+            CheckDrained(ranNow, Volatile.Read(ref _notRun));
+        }
+
         if (IsSweeping)
         {
             return false; // Abandon looks at the queue once more after its sweep
@@ -607,7 +632,8 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
 
     private void OnItemNotRun() => CheckDrained(Volatile.Read(ref _ran), Interlocked.Increment(ref _notRun));
 
-    // Called after an increment (a full fence) and before the look at _closed, as in TryAccept: either Close sees this
+    // Called after a count's change and a full fence (the change itself, or a turn's decrement after a serial turn's
+    // plain store) and before the look at _closed, as in TryAccept: either Close sees this
     // item finished, or this sees the close. Nothing is pending when the two finished counts, both read before the
     // accepted count, add up to it: they are at most the counts at the later of their reads, whose sum is at most the
     // items accepted then, which is at most the accepted count read after; equality makes all three equal. The idle
