@@ -224,7 +224,8 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         Interlocked.Add(ref _accepted, count);
         if (Volatile.Read(ref _closed) != 0)
         {
-            CheckDrained(Volatile.Read(ref _ran), Interlocked.Add(ref _notRun, count));
+            long notRun = Interlocked.Add(ref _notRun, count); // before the read of _ran: see OnItemNotRun
+            CheckDrained(Volatile.Read(ref _ran), notRun);
             _pool.ReleaseSlots(count);
             return false;
         }
@@ -364,8 +365,9 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     // A quantum (TurnQuantum) ends after MaxItemsPerTurn items or MaxTurnDuration, whichever comes first.
     // A spent quantum gives the worker back only if the pool has other items queued (another group's turn among them):
     // with nothing else waiting, moving the turn to the back of an empty queue would only move it to another core.
-    // Items run are added to _ran once a quantum (a full fence each) rather than once an item, and before the turn
-    // yields or ends, so the count trails by at most one quantum.
+    // Items run are added to _ran once a quantum rather than once an item, and before the turn yields or ends, so the
+    // count trails by at most one quantum: with an interlocked add, or as a serial group's turn ends with a plain store
+    // (EndTurn).
     private void RunTurn(in ThreadContexts contexts)
     {
         WorkItemRunner runner = _pool.Runner;
@@ -630,7 +632,14 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         }
     }
 
-    private void OnItemNotRun() => CheckDrained(Volatile.Read(ref _ran), Interlocked.Increment(ref _notRun));
+    // The increment first, then the read of the other count: CheckDrained's pairing needs each side to change its own
+    // count (a full fence) before it reads the other's. (As one call's arguments, the read came first: a sweep's last
+    // item and a turn's last ones could then each miss the other's change, and nothing signalled.)
+    private void OnItemNotRun()
+    {
+        long notRun = Interlocked.Increment(ref _notRun);
+        CheckDrained(Volatile.Read(ref _ran), notRun);
+    }
 
     // Called after a count's change and a full fence (the change itself, or a turn's decrement after a serial turn's
     // plain store) and before the look at _closed, as in TryAccept: either Close sees this

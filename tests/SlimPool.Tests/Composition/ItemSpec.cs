@@ -48,7 +48,7 @@ internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Prior
             ItemKind.BlockHinted => $"BlockInRunBlocking, Item(\"{label}\", ms: {Amount})",
             ItemKind.Throw => $"Throw, Item(\"{label}\")",
             ItemKind.Cancelled => $"Compute, Item(\"{label}\", us: {Amount})",
-            _ => $"Chain, Item(\"{label}\", steps: {Amount}, next: {(Group < 0 ? "pool" : "the next group")}.{(Shape == QueueShape.QueueAsync ? "Queue" : method.Replace("Batch", string.Empty, StringComparison.Ordinal))}<Item>(Chain, next, preferLocal: true))",
+            _ => $"Chain, Item(\"{label}\", steps: {Amount}, next: {(Group < 0 ? "pool" : "groups[(g + 1) % groups.Length]")}.{(Shape == QueueShape.QueueAsync ? "Queue" : method.Replace("Batch", string.Empty, StringComparison.Ordinal))}<Item>(Chain, next, preferLocal: true))",
         };
 
         if (IsWorkItem)
