@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Model-checks the idle protocols, the starvation guard and a group's turns with Spin (Debian package "spin"). Each line of the
-# table below is one run: a model, its flags, and whether Spin must find no error ("none") or must find one
+# Model-checks the idle protocols, the starvation guard, a group's turns and its drained signal with Spin (Debian
+# package "spin"). Each line of the table below is one run: a model, its flags, and whether Spin must find no error ("none") or must find one
 # ("some": a deliberately broken variant, so the check itself can fail). The flags each model takes are explained
 # at the top of its .pml file (src/SlimPool/Scheduling/):
 #   BATCH (the idle waits and GroupTurns): each producer queues its items as one batch (QueueBatch): one publication,
@@ -20,6 +20,9 @@
 #                             in those, with SLIMPOOL_THOROUGH=1), or by the group's abandon, and installed again;
 #                             broken: BROKEN (a turn given back without a re-check), BROKEN_SWEEP (no look after the
 #                             sweep), BROKEN_DROP (the queue dropped without retiring it: an item lands in a dropped queue)
+#   GroupDrained.pml          (src/SlimPool/Groups/) the drained signal when a group's turn and its abandon's sweep
+#                             finish its last items at once, the close racing both: ITEMS, QUANTUM; broken: BROKEN_ORDER
+#                             (the sweep reads the ran count before it counts its item: neither side signals)
 #   LocalRunQueue.pml         (src/SlimPool/Queues/) a work-stealing worker's slot and ring against thieves: CAP (ring
 #                             entries), PUSHES, THIEVES (the first steals half, the others one), LOOKS per thief, TAKES
 #                             by the owner; broken: BROKEN_ROOM (the ring's room measured from real: a cell a thief is
@@ -58,6 +61,7 @@ guard=src/SlimPool/Scheduling/StarvationGuard.pml
 group=src/SlimPool/Groups/GroupTurns.pml
 lanes=src/SlimPool/Scheduling/PriorityLanes.pml
 laneshut=src/SlimPool/Scheduling/PriorityLanesShutdown.pml
+drained=src/SlimPool/Groups/GroupDrained.pml
 ring=src/SlimPool/Queues/LocalRunQueue.pml
 watch=src/SlimPool/Diagnostics/SlowItemWatch.pml
 r1="-DTHIEVES=1 -DPUSHES=6 -DLOOKS=4 -DTAKES=2"
@@ -94,6 +98,7 @@ runs=(
   "$laneshut|-DLOW|none" "$laneshut|-DLOW -DTICKETS_ONLY|some"
   "$ring|$r1|none" "$ring|$r2|none" "$ring|$r1 -DBROKEN_ROOM|some" "$ring|$r1 -DBROKEN_SLOT|some" "$ring|$r2 -DBROKEN_SLOT|some"
   "$watch||none" "$watch|-DWORKERS=3|none" "$watch|-DBROKEN_RECHECK|some" "$watch|-DBROKEN_WAKE|some"
+  "$drained||none" "$drained|-DITEMS=4 -DQUANTUM=3|none" "$drained|-DBROKEN_ORDER|some" "$drained|-DITEMS=4 -DBROKEN_ORDER|some"
 )
 if [ "${SLIMPOOL_THOROUGH:-0}" = 1 ]; then
   runs+=("$stp|$b -DBLOCKING -DSPARES=1 -DWS -DDECLINES=0 -DSTOP|none" "$stp|-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=2|none")
