@@ -7,8 +7,9 @@ namespace SlimPool.Groups;
 /// <remarks>
 /// <para>A serial queue whose worker keeps up with its producer finds its queue empty after nearly every item. Dropped
 /// there and then, the queue is remade for the next item (about 240 bytes: its first ring of 2 cells, the segment with
-/// its head and tail, the queue): that doubled the cost of a busy serial queue. Kept until the worker parks, it is remade at most once a
-/// <see cref="Capacity"/> turns while the worker is busy, and an idle pool still holds no queue for an idle group.</para>
+/// its head and tail, the queue): that doubled the cost of a busy serial queue. Kept until the worker parks, it is
+/// remade at most once a <see cref="Capacity"/> turns while the worker is busy, and an idle pool still holds no queue
+/// for an idle group.</para>
 /// <para>Owned by its worker's thread: only that thread adds, drops and reads it, so nothing here is shared but each
 /// group's mark (<see cref="GroupTurns.TryDeferDrop"/>), which keeps a group in one worker's list at a time. A drop is
 /// safe from any thread at any time (<see cref="GroupTurns.DropQueueIfEmpty"/>: a queue is retired only while empty,

@@ -633,8 +633,8 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     }
 
     // The increment first, then the read of the other count: CheckDrained's pairing needs each side to change its own
-    // count (a full fence) before it reads the other's. (As one call's arguments, the read came first: a sweep's last
-    // item and a turn's last ones could then each miss the other's change, and nothing signalled.)
+    // count (a full fence) before it reads the other's. Read first, a sweep's last item and a turn's last ones could
+    // each miss the other's change, and nothing would signal (GroupDrained.pml, BROKEN_ORDER).
     private void OnItemNotRun()
     {
         long notRun = Interlocked.Increment(ref _notRun);
