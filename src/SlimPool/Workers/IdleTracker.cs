@@ -5,16 +5,22 @@ namespace SlimPool.Workers;
 
 /// <summary>Detects when a pool is idle, for <c>WaitForIdleAsync</c>, at no cost while nobody waits.</summary>
 /// <remarks>
-/// <para>"Idle" is read as: the queue is empty, then every worker's busy flag is 0. A worker raises its flag (with a
-/// full fence) before it looks for an item and lowers it only after it found the queue empty, so an item that left
-/// the queue before our look belongs to a worker whose flag stays 1 until the item is done: if we then read every
-/// flag as 0, each item taken before our look has finished, and the pool was idle at the moment of our look.</para>
+/// <para>"Idle" is read as: no long-running task, every worker's busy flag down, the queue empty, every flag down and
+/// unchanged since, and no long-running task again (<see cref="IsIdleNow"/>). A worker raises its flag (with a full
+/// fence) before it looks for an item and lowers it only after it found the queue empty, and each slot counts its
+/// flag's changes: a slot read down and unchanged on both sides of our look at the queue was idle at that moment, so
+/// no item left the queue before the look without a worker still busy with it, and none was running then. One pass
+/// over the flags after the look is not enough: a worker read idle early in the pass may take an item that another,
+/// still busy with its own item at the look, queued after it and before the pass reached its flag.</para>
 /// <para>No missed completion (<see cref="IdleWaiters"/>): a worker lowers its flag with an exchange (a full fence) and
 /// then reads whether anybody waits (<see cref="OnWorkerIdle"/>). Either the waiter's look sees the last worker's flag
 /// down, or that worker sees the waiter and looks itself.</para>
 /// <para>Long-running tasks from the pool's TaskScheduler run on threads of their own: they count in
 /// <c>_longRunning</c> from before they are started until they return, and the one that brings it to 0 pairs with
-/// the waiters the same way a worker lowering its flag does.</para>
+/// the waiters the same way a worker lowering its flag does. The count is read before the looks: a task publishes what
+/// it queues before its decrement, so a 0 read first means its items are in the queue, or taken by a worker whose
+/// flag is up, by the looks that follow; and again after them, for a task started by an item of a worker read
+/// busy-then-idle meanwhile.</para>
 /// </remarks>
 internal sealed class IdleTracker(IWorkQueue queue, WorkerSet workers, ShutdownCoordinator shutdown)
 {
@@ -51,6 +57,22 @@ internal sealed class IdleTracker(IWorkQueue queue, WorkerSet workers, ShutdownC
     /// <summary>Completes every waiter: the pool has shut down.</summary>
     public void CompleteWaiters() => _waiters.CompleteAll();
 
-    private bool IsIdleNow() =>
-        shutdown.IsFinished || (queue.IsEmpty && workers.BusyCount() == 0 && Volatile.Read(ref _longRunning) == 0);
+    private bool IsIdleNow()
+    {
+        if (shutdown.IsFinished)
+        {
+            return true;
+        }
+
+        if (Volatile.Read(ref _longRunning) != 0)
+        {
+            return false;
+        }
+
+        long changes = workers.BusyChangesIfNoneBusy();
+        return changes >= 0
+            && queue.IsEmpty
+            && workers.BusyChangesIfNoneBusy() == changes
+            && Volatile.Read(ref _longRunning) == 0;
+    }
 }

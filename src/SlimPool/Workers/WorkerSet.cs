@@ -143,6 +143,34 @@ internal sealed class WorkerSet
         return true;
     }
 
+    /// <summary>
+    /// The sum of every slot's busy-flag changes (<see cref="WorkerState.BusyChanges"/>) if no slot reads busy, else −1.
+    /// Each slot's count only grows (a slot keeps its state for every thread that occupies it) and is odd while its
+    /// worker is busy, so two equal sums, each read with every slot even, mean that no slot changed between its two
+    /// reads: each worker stayed idle from the first read of its slot to the second.
+    /// </summary>
+    public long BusyChangesIfNoneBusy()
+    {
+        long sum = 0;
+        foreach (WorkerState? state in _states)
+        {
+            if (state is null)
+            {
+                continue;
+            }
+
+            long changes = state.BusyChanges;
+            if ((changes & 1) != 0)
+            {
+                return -1;
+            }
+
+            sum += changes;
+        }
+
+        return sum;
+    }
+
     /// <summary>Workers whose busy flag is up.</summary>
     public int BusyCount()
     {
