@@ -21,8 +21,10 @@
 #                             broken: BROKEN (a turn given back without a re-check), BROKEN_SWEEP (no look after the
 #                             sweep), BROKEN_DROP (the queue dropped without retiring it: an item lands in a dropped queue)
 #   GroupDrained.pml          (src/SlimPool/Groups/) the drained signal when a group's turn and its abandon's sweep
-#                             finish its last items at once, the close racing both: ITEMS, QUANTUM; broken: BROKEN_ORDER
-#                             (the sweep reads the ran count before it counts its item: neither side signals)
+#                             finish its last items at once, the close racing both: ITEMS, QUANTUM, CONT (a continuation
+#                             arrives meanwhile), NO_SWEEP (a drain, no abandon); broken: BROKEN_ORDER (the sweep reads
+#                             the ran count before it counts its item: neither side signals), BROKEN_MARK (no drained
+#                             mark: a continuation counted just before the signal runs after it)
 #   LocalRunQueue.pml         (src/SlimPool/Queues/) a work-stealing worker's slot and ring against thieves: CAP (ring
 #                             entries), PUSHES, THIEVES (the first steals half, the others one), LOOKS per thief, TAKES
 #                             by the owner; broken: BROKEN_ROOM (the ring's room measured from real: a cell a thief is
@@ -99,6 +101,7 @@ runs=(
   "$ring|$r1|none" "$ring|$r2|none" "$ring|$r1 -DBROKEN_ROOM|some" "$ring|$r1 -DBROKEN_SLOT|some" "$ring|$r2 -DBROKEN_SLOT|some"
   "$watch||none" "$watch|-DWORKERS=3|none" "$watch|-DBROKEN_RECHECK|some" "$watch|-DBROKEN_WAKE|some"
   "$drained||none" "$drained|-DITEMS=4 -DQUANTUM=3|none" "$drained|-DBROKEN_ORDER|some" "$drained|-DITEMS=4 -DBROKEN_ORDER|some"
+  "$drained|-DCONT|none" "$drained|-DCONT -DNO_SWEEP|none" "$drained|-DCONT -DNO_SWEEP -DBROKEN_MARK|some"
 )
 if [ "${SLIMPOOL_THOROUGH:-0}" = 1 ]; then
   runs+=("$stp|$b -DBLOCKING -DSPARES=1 -DWS -DDECLINES=0 -DSTOP|none" "$stp|-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=2|none")

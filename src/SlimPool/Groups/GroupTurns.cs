@@ -64,6 +64,12 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     // (LockFreeQueue: 2, 8, 32, ... cells), and the queue goes when the burst is done.
     private const int InitialQueueLength = 2;
 
+    // Set in _accepted by whoever finds the closed group drained, with a compare-and-swap from the accepted count it read
+    // (TryMarkDrained), before the drained signal. A continuation counted after the mark reads it in its increment's
+    // result and is refused; one counted before makes the swap fail, and its own finish looks again. So no accepted item
+    // runs after the signal (a drain's result).
+    private const long DrainedMark = 1L << 62;
+
     // The drained signal of every group that had nothing pending when it closed: completed once, shared.
     private static readonly TaskCompletionSource s_drained = CompletedSignal();
 
@@ -163,7 +169,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         {
             // The finished counts first: every count only grows, so the difference is never negative.
             long finished = Volatile.Read(ref _ran) + Volatile.Read(ref _notRun);
-            return Volatile.Read(ref _accepted) - finished;
+            return (Volatile.Read(ref _accepted) & ~DrainedMark) - finished;
         }
     }
 
@@ -241,7 +247,8 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     /// pool's last look is over, or once the group has drained.
     /// </summary>
     /// <remarks>A continuation posted by one of the group's running items arrives while that item is pending, so before
-    /// the group can drain; one that arrives from elsewhere (a timer) as the drain completes may be refused.</remarks>
+    /// the group can drain; one that arrives from elsewhere (a timer) as the drain completes is either refused or counted
+    /// before the group is found drained, and then runs before the drain's result (<see cref="DrainedMark"/>).</remarks>
     public bool TryAcceptContinuation(object callback, object? state)
     {
         if (_pool.IsClosedToContinuations)
@@ -252,8 +259,8 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         // As in TryAccept: counted before the looks at _closed and _abandoning (full fences on both sides). Never refused
         // for room: an await chain must not wait on the queue it feeds.
         _pool.ForceReserveSlot();
-        Interlocked.Increment(ref _accepted);
-        if (Volatile.Read(ref _closed) != 0 && (Volatile.Read(ref _abandoning) != 0 || Volatile.Read(ref _drained) is { Task.IsCompleted: true }))
+        long accepted = Interlocked.Increment(ref _accepted);
+        if (Volatile.Read(ref _closed) != 0 && (Volatile.Read(ref _abandoning) != 0 || (accepted & DrainedMark) != 0))
         {
             OnItemNotRun();
             _pool.ReleaseSlot();
@@ -273,19 +280,21 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         }
 
         // After the exchange (a full fence): pairs with the increment-then-look of TryAccept and CheckDrained. A group
-        // with nothing pending gets the shared completed signal; otherwise a signal of its own, installed before the
-        // second look, so that either this look or the last item's CheckDrained completes it (or installs the shared one
-        // first, which the compare-and-swap then keeps).
-        if (PendingCount != 0)
+        // with nothing pending is marked drained and gets the shared completed signal; otherwise a signal of its own,
+        // installed before the second look, so that either this look or the last item's CheckDrained marks and completes
+        // it (or installs the shared one first, which the compare-and-swap then keeps).
+        if (TryMarkIfDrained())
         {
-            Interlocked.CompareExchange(ref _drained, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously), null);
-            if (PendingCount != 0)
-            {
-                return true;
-            }
+            SignalDrained();
+            return true;
         }
 
-        SignalDrained();
+        Interlocked.CompareExchange(ref _drained, new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously), null);
+        if (TryMarkIfDrained())
+        {
+            SignalDrained();
+        }
+
         return true;
     }
 
@@ -652,9 +661,10 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         bool closed = Volatile.Read(ref _closed) != 0;
         IdleWaiters? waiters = Volatile.Read(ref _idleWaiters);
         long registered = waiters is not null && waiters.Any ? waiters.Registered : 0; // before the accepted count's read
-        if ((closed || registered != 0) && ran + notRun == Volatile.Read(ref _accepted))
+        long accepted = Volatile.Read(ref _accepted);
+        if ((closed || registered != 0) && ran + notRun == (accepted & ~DrainedMark))
         {
-            if (closed)
+            if (closed && TryMarkDrained(accepted))
             {
                 SignalDrained();
             }
@@ -675,6 +685,20 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         IdleWaiters waiters = Volatile.Read(ref _idleWaiters) ?? Interlocked.CompareExchange(ref _idleWaiters, new IdleWaiters(), null) ?? _idleWaiters!;
         return waiters.WaitAsync(() => PendingCount == 0, cancellationToken);
     }
+
+    // Close's look: the finished counts first, then the accepted count (see PendingCount); marks the group drained if
+    // nothing is pending.
+    private bool TryMarkIfDrained()
+    {
+        long finished = Volatile.Read(ref _ran) + Volatile.Read(ref _notRun);
+        long accepted = Volatile.Read(ref _accepted);
+        return finished == (accepted & ~DrainedMark) && TryMarkDrained(accepted);
+    }
+
+    // Marks the closed group drained at `accepted`, the count that made it so: false if an item was counted since (a
+    // continuation: it runs, and its finish looks again). Marked already, it stays so.
+    private bool TryMarkDrained(long accepted) =>
+        (accepted & DrainedMark) != 0 || Interlocked.CompareExchange(ref _accepted, accepted | DrainedMark, accepted) == accepted;
 
     // The group has drained: completes its signal, or installs the shared completed one where Close installed none.
     private void SignalDrained()
