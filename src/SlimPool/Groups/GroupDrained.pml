@@ -44,11 +44,12 @@ byte notRun = 0;      /* _notRun */
 bit closed = 0;       /* _closed */
 bit signalled = 0;    /* the drained signal */
 
-/* CheckDrained: the counts as the caller read them, then _closed and _accepted (count and mark, one word). */
+/* CheckDrained: the counts as the caller read them, then _closed, then _accepted (count and mark, one word). */
 inline checkDrained(r, n) {
+    c = closed;
     atomic { a = accepted; m = mark };
     if
-    :: closed == 1 && r + n == a ->
+    :: c == 1 && r + n == a ->
 #ifdef BROKEN_MARK
         signalled = 1
 #else
@@ -75,6 +76,7 @@ proctype Turn() {
     byte a;
     bit m;
     bit ok;
+    bit c;
     do
     :: atomic { queued > 0 -> queued-- };   /* TryTake */
         assert(signalled == 0);             /* the item runs: never after the drained signal */
@@ -110,6 +112,7 @@ proctype Sweep() {
     byte a;
     bit m;
     bit ok;
+    bit c;
     closed == 1;                            /* the group's abandon follows its close */
     do
     :: atomic { queued > 0 -> queued-- };   /* TryTake: the item is handed back */
@@ -133,6 +136,7 @@ proctype Continuation() {
     byte a;
     bit m;
     bit ok;
+    bit c;
     atomic { accepted++; a = accepted; m = mark };  /* TryAcceptContinuation's increment */
     if
 #ifdef BROKEN_MARK
@@ -158,6 +162,7 @@ proctype Closer() {
     byte a;
     bit m;
     bit ok;
+    bit c;
     closed = 1;                             /* Close's exchange */
     r = ran;                                /* TryMarkIfDrained: the finished counts, then _accepted */
     n = notRun;
