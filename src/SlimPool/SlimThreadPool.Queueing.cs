@@ -100,37 +100,47 @@ public sealed partial class SlimThreadPool
     {
         WrapForToken(ref callback, ref state, cancellationToken);
         CapacityGate? gate = _gate;
-        if (gate is not null && !gate.TryAcquire())
+        if (gate is not null && !gate.TryAcquire() && !AcquireWhenFull(gate, callback, state))
         {
-            if (IsShutDown)
-            {
-                ThrowDisposed();
-            }
-
-            if (IsOwnWorker)
-            {
-                // Blocking a worker on its own queue could deadlock the pool: run the item here instead, unless items
-                // run this way are already nested deep on this thread (an item that re-queues itself into a full
-                // queue would recurse without end); past that depth the item is queued over the bound, as
-                // continuations are.
-                if (t_inlineDepth < MaxInlineDepth)
-                {
-                    RunInline(callback, state);
-                    return;
-                }
-
-                gate.ForceAcquire();
-            }
-            else if (!gate.AcquireAsync(CancellationToken.None).AsTask().GetAwaiter().GetResult())
-            {
-                ThrowDisposed();
-            }
+            return; // run inline
         }
 
         if (!TryPublishHoldingSlot(callback, state, preferLocal, priority))
         {
             ThrowDisposed();
         }
+    }
+
+    // A bounded pool is full: true once the caller holds a slot, false if the item ran here instead. Kept out of
+    // QueueCore, whose common path it would otherwise crowd with its locals.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool AcquireWhenFull(CapacityGate gate, object callback, object? state)
+    {
+        if (IsShutDown)
+        {
+            ThrowDisposed();
+        }
+
+        if (IsOwnWorker)
+        {
+            // Blocking a worker on its own queue could deadlock the pool: run the item here instead, unless items
+            // run this way are already nested deep on this thread (an item that re-queues itself into a full
+            // queue would recurse without end); past that depth the item is queued over the bound, as
+            // continuations are.
+            if (t_inlineDepth < MaxInlineDepth)
+            {
+                RunInline(callback, state);
+                return false;
+            }
+
+            gate.ForceAcquire();
+        }
+        else if (!gate.AcquireAsync(CancellationToken.None).AsTask().GetAwaiter().GetResult())
+        {
+            ThrowDisposed();
+        }
+
+        return true;
     }
 
     // A full bounded Queue on one of this pool's workers runs the item here, as a worker would have run it: in the

@@ -10,4 +10,22 @@ internal readonly ref struct EntryBatch : IBatchSource
     public int Count => _entries.Length;
 
     public QueuedWorkItem At(int index) => _entries[index];
+
+    public void CopyTo(int start, Span<object?> callbacks, Span<object?> states, Span<object?> contexts)
+    {
+        for (int i = 0; i < callbacks.Length; i++)
+        {
+            QueuedWorkItem entry = _entries[start + i];
+            callbacks[i] = entry.StoredCallback;
+            if (entry.StoredState is { } state)
+            {
+                states[i] = state;
+            }
+
+            if (entry.Context is { } context)
+            {
+                contexts[i] = context;
+            }
+        }
+    }
 }

@@ -11,4 +11,12 @@ internal interface IBatchSource
 
     /// <summary>Entry <paramref name="index"/>.</summary>
     QueuedWorkItem At(int index);
+
+    /// <summary>
+    /// Writes entries <paramref name="start"/> on, one per element of the three spans (of equal length), into free
+    /// cells: callbacks into <paramref name="callbacks"/>, states into <paramref name="states"/>, contexts into
+    /// <paramref name="contexts"/>. A free cell holds null, so a null state or context is not written. A run of
+    /// references is copied in bulk where the batch has one: one card-marking pass instead of a write barrier an entry.
+    /// </summary>
+    void CopyTo(int start, Span<object?> callbacks, Span<object?> states, Span<object?> contexts);
 }

@@ -82,12 +82,15 @@ internal sealed class LockFreeQueue<TPositions> : IWorkQueue, IFencedEnqueue
     /// Adds an entry unless the queue was retired (<see cref="TryRetire"/>): false then, and the entry is not in the
     /// queue. A queue never retired always accepts. The entry becomes visible through a compare-and-swap (a full fence).
     /// </summary>
-    public bool TryEnqueue(in QueuedWorkItem item)
+    public bool TryEnqueue(in QueuedWorkItem item) => TryEnqueue(item.StoredCallback, item.StoredState, item.Context);
+
+    /// <summary>As <see cref="TryEnqueue(in QueuedWorkItem)"/>, the entry given as its three references.</summary>
+    public bool TryEnqueue(object callback, object? state, ExecutionContext? context)
     {
         while (true)
         {
             LockFreeSegment<TPositions> tail = _tail;
-            if (tail.TryEnqueue(item))
+            if (tail.TryEnqueue(callback, state, context))
             {
                 return true;
             }
@@ -177,7 +180,7 @@ internal sealed class LockFreeQueue<TPositions> : IWorkQueue, IFencedEnqueue
     }
 
     /// <summary>
-    /// Retires the queue if it is empty: from then on every <see cref="TryEnqueue"/> fails, so the queue can be dropped
+    /// Retires the queue if it is empty: from then on every <see cref="TryEnqueue(in QueuedWorkItem)"/> fails, so the queue can be dropped
     /// and its storage collected. True if the queue is (now) retired; false if it holds an entry, or an entry or a new
     /// ring is on its way in, and then it stays as it was.
     /// </summary>

@@ -1,4 +1,6 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace SlimPool.Queues;
 
@@ -7,11 +9,17 @@ namespace SlimPool.Queues;
 /// queue), a head and a tail laid out as <typeparamref name="TPositions"/> says, and a frozen bit in the tail.
 /// </summary>
 /// <remarks>
-/// Cell <c>i</c> starts with sequence <c>i</c>. A producer at position <c>t</c> may write the cell when its
+/// <para><b>Layout.</b> A cell's sequence lives in one array and its three references in three regions of another
+/// (callbacks, then states, then contexts), not side by side: most entries have neither state nor context, so a
+/// producer writes 16 bytes an entry (its sequence and its callback) and a consumer reads and clears the same, over
+/// half the cache lines a 32-byte cell spans. Those lines are what the producer's and the consumers' cores pass between
+/// them in a stream of items from outside; the state and context regions stay untouched, and shared, while they hold
+/// nothing.</para>
+/// <para>Cell <c>i</c> starts with sequence <c>i</c>. A producer at position <c>t</c> may write the cell when its
 /// sequence equals <c>t</c>, and publishes the entry by storing <c>t + 1</c> (release). A consumer at position
 /// <c>h</c> may take the cell when its sequence equals <c>h + 1</c>, and frees it for the next lap by storing
 /// <c>h + Length</c> (release). The positions themselves advance by compare-and-swap, so each position is owned
-/// by exactly one producer and then exactly one consumer.
+/// by exactly one producer and then exactly one consumer.</para>
 /// </remarks>
 internal sealed class LockFreeSegment<TPositions>
     where TPositions : struct, ISegmentPositions
@@ -24,22 +32,24 @@ internal sealed class LockFreeSegment<TPositions>
 
     private const long PositionMask = ~(FrozenBit | RetiredBit);
 
-    private readonly Cell[] _cells;
+    private readonly long[] _sequences;
+    private readonly object?[] _references; // callbacks at [i], states at [length + i], contexts at [2 * length + i]
     private readonly int _mask;
     private TPositions _positions;
     private volatile LockFreeSegment<TPositions>? _next;
 
     public LockFreeSegment(int length)
     {
-        _cells = new Cell[length];
+        _sequences = new long[length];
+        _references = new object?[3 * length];
         _mask = length - 1;
-        for (int i = 0; i < _cells.Length; i++)
+        for (int i = 0; i < length; i++)
         {
-            _cells[i].Sequence = i;
+            _sequences[i] = i;
         }
     }
 
-    public int Length => _cells.Length;
+    public int Length => _mask + 1;
 
     public LockFreeSegment<TPositions>? Next
     {
@@ -80,7 +90,7 @@ internal sealed class LockFreeSegment<TPositions>
 
     /// <summary>
     /// Freezes and retires the segment if it is empty and not frozen, with one compare-and-swap on the tail: the word every
-    /// producer's claim (<see cref="TryEnqueue"/>) and every growth's freeze (<see cref="FreezeUnlessRetired"/>) also changes, so the retire succeeds
+    /// producer's claim (<see cref="TryEnqueue(in QueuedWorkItem)"/>) and every growth's freeze (<see cref="FreezeUnlessRetired"/>) also changes, so the retire succeeds
     /// only if no claim and no freeze came between the look and the swap, and every claim after it fails.
     /// </summary>
     public bool TryRetire()
@@ -93,9 +103,11 @@ internal sealed class LockFreeSegment<TPositions>
             && Interlocked.CompareExchange(ref _positions.Tail, tail | FrozenBit | RetiredBit, tail) == tail;
     }
 
-    public bool TryEnqueue(in QueuedWorkItem item)
+    public bool TryEnqueue(in QueuedWorkItem item) => TryEnqueue(item.StoredCallback, item.StoredState, item.Context);
+
+    /// <summary>Adds an entry given as its three references; false when the ring is full or frozen.</summary>
+    public bool TryEnqueue(object callback, object? state, ExecutionContext? context)
     {
-        Cell[] cells = _cells;
         while (true)
         {
             long tail = Volatile.Read(ref _positions.Tail);
@@ -104,14 +116,15 @@ internal sealed class LockFreeSegment<TPositions>
                 return false;
             }
 
-            ref Cell cell = ref cells[(int)tail & _mask];
-            long diff = Volatile.Read(ref cell.Sequence) - tail;
+            int index = (int)tail & _mask;
+            ref long sequence = ref SequenceAt(index);
+            long diff = Volatile.Read(ref sequence) - tail;
             if (diff == 0)
             {
                 if (Interlocked.CompareExchange(ref _positions.Tail, tail + 1, tail) == tail)
                 {
-                    cell.Entry.Write(item);
-                    Volatile.Write(ref cell.Sequence, tail + 1); // publish: pairs with the consumer's acquire
+                    Write(index, callback, state, context);
+                    Volatile.Write(ref sequence, tail + 1); // publish: pairs with the consumer's acquire
                     return true;
                 }
             }
@@ -141,8 +154,7 @@ internal sealed class LockFreeSegment<TPositions>
     public int TryEnqueueBatch<TBatch>(scoped ref TBatch items, int start, int length)
         where TBatch : IBatchSource, allows ref struct
     {
-        Cell[] cells = _cells;
-        int limit = Math.Min(length, cells.Length);
+        int limit = Math.Min(length, Length);
         while (true)
         {
             long tail = Volatile.Read(ref _positions.Tail);
@@ -152,7 +164,7 @@ internal sealed class LockFreeSegment<TPositions>
             }
 
             int count = 0;
-            while (count < limit && Volatile.Read(ref cells[(int)(tail + count) & _mask].Sequence) == tail + count)
+            while (count < limit && Volatile.Read(ref SequenceAt((int)(tail + count) & _mask)) == tail + count)
             {
                 count++;
             }
@@ -171,11 +183,19 @@ internal sealed class LockFreeSegment<TPositions>
 
             if (Interlocked.CompareExchange(ref _positions.Tail, tail + count, tail) == tail)
             {
+                // Every entry's references first, in at most two runs (the ring wraps), then the sequences in order:
+                // a consumer reads a cell's references only after its sequence (acquire), which is stored after them.
+                int first = (int)tail & _mask;
+                int firstRun = Math.Min(count, Length - first);
+                CopyRun(ref items, start, first, firstRun);
+                if (firstRun < count)
+                {
+                    CopyRun(ref items, start + firstRun, 0, count - firstRun);
+                }
+
                 for (int i = 0; i < count; i++)
                 {
-                    ref Cell cell = ref cells[(int)(tail + i) & _mask];
-                    cell.Entry.Write(items.At(start + i));
-                    Volatile.Write(ref cell.Sequence, tail + i + 1); // publish: pairs with the consumer's acquire
+                    Volatile.Write(ref SequenceAt((int)(tail + i) & _mask), tail + i + 1); // publish: pairs with the consumer's acquire
                 }
 
                 return count;
@@ -187,19 +207,19 @@ internal sealed class LockFreeSegment<TPositions>
 
     public bool TryDequeue(out QueuedWorkItem item)
     {
-        Cell[] cells = _cells;
         SpinWait spinner = default;
         while (true)
         {
             long head = Volatile.Read(ref _positions.Head);
-            ref Cell cell = ref cells[(int)head & _mask];
-            long diff = Volatile.Read(ref cell.Sequence) - (head + 1);
+            int index = (int)head & _mask;
+            ref long sequence = ref SequenceAt(index);
+            long diff = Volatile.Read(ref sequence) - (head + 1);
             if (diff == 0)
             {
                 if (Interlocked.CompareExchange(ref _positions.Head, head + 1, head) == head)
                 {
-                    item = cell.Entry.Take(); // and clears it: the cell keeps no delegate or state alive
-                    Volatile.Write(ref cell.Sequence, head + cells.Length); // free the cell for the next lap
+                    item = Take(index); // and clears the cell: it keeps no delegate or state alive
+                    Volatile.Write(ref sequence, head + Length); // free the cell for the next lap
                     return true;
                 }
             }
@@ -231,7 +251,6 @@ internal sealed class LockFreeSegment<TPositions>
     /// </summary>
     public int TryDequeueBatch(Span<QueuedWorkItem> buffer)
     {
-        Cell[] cells = _cells;
         while (true)
         {
             long head = Volatile.Read(ref _positions.Head);
@@ -240,7 +259,7 @@ internal sealed class LockFreeSegment<TPositions>
             // A cell whose sequence is position + 1 holds that position's entry for this lap, and nobody else can
             // take or rewrite it before the head moves past it, which makes our compare-and-swap fail.
             int count = 0;
-            while (count < buffer.Length && Volatile.Read(ref cells[(int)(head + count) & _mask].Sequence) == head + count + 1)
+            while (count < buffer.Length && Volatile.Read(ref SequenceAt((int)(head + count) & _mask)) == head + count + 1)
             {
                 count++;
             }
@@ -254,9 +273,9 @@ internal sealed class LockFreeSegment<TPositions>
             {
                 for (int i = 0; i < count; i++)
                 {
-                    ref Cell cell = ref cells[(int)(head + i) & _mask];
-                    buffer[i] = cell.Entry.Take();
-                    Volatile.Write(ref cell.Sequence, head + i + cells.Length); // free the cell for the next lap
+                    int index = (int)(head + i) & _mask;
+                    buffer[i] = Take(index);
+                    Volatile.Write(ref SequenceAt(index), head + i + Length); // free the cell for the next lap
                 }
 
                 return count;
@@ -266,11 +285,67 @@ internal sealed class LockFreeSegment<TPositions>
         }
     }
 
-    // The entry (see EntryCell: a free cell holds no reference, so a write stores only the references that are set)
-    // and the cell's sequence.
-    private struct Cell
+    // Cells are addressed by an index already masked to the ring, so the arrays' bounds checks are left out.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ref long SequenceAt(int index)
     {
-        public EntryCell Entry;
-        public long Sequence;
+        Debug.Assert((uint)index < (uint)Length, "a masked index");
+        return ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(_sequences), index);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ref object? ReferenceAt(int index)
+    {
+        Debug.Assert((uint)index < (uint)_references.Length, "within the three regions");
+        return ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(_references), index);
+    }
+
+    // The batch's entries from start on into the free cells index to index + length - 1, region by region.
+    private void CopyRun<TBatch>(scoped ref TBatch items, int start, int index, int length)
+        where TBatch : IBatchSource, allows ref struct =>
+        items.CopyTo(
+            start,
+            _references.AsSpan(index, length),
+            _references.AsSpan(Length + index, length),
+            _references.AsSpan((2 * Length) + index, length));
+
+    // A free cell holds no reference (Take clears it), so only the references that are set are stored: each store into
+    // the heap costs a write barrier, and most entries have neither state nor context.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void Write(int index, object callback, object? state, ExecutionContext? context)
+    {
+        ReferenceAt(index) = callback;
+        if (state is not null)
+        {
+            ReferenceAt(Length + index) = state;
+        }
+
+        if (context is not null)
+        {
+            ReferenceAt((2 * Length) + index) = context;
+        }
+    }
+
+    // Reads the entry and clears the cell. A state or context is read before it is cleared, and cleared only when set:
+    // a region that holds nothing is only ever read, so its lines stay shared between the cores.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private QueuedWorkItem Take(int index)
+    {
+        ref object? callback = ref ReferenceAt(index);
+        ref object? state = ref ReferenceAt(Length + index);
+        ref object? context = ref ReferenceAt((2 * Length) + index);
+        var item = new QueuedWorkItem(callback!, state, Unsafe.As<ExecutionContext?>(context));
+        callback = null;
+        if (state is not null)
+        {
+            state = null;
+        }
+
+        if (context is not null)
+        {
+            context = null;
+        }
+
+        return item;
     }
 }

@@ -17,4 +17,14 @@ internal readonly ref struct StateBatch : IBatchSource
     public int Count => _states.Length;
 
     public QueuedWorkItem At(int index) => new(_callback, _states[index], _context);
+
+    public void CopyTo(int start, Span<object?> callbacks, Span<object?> states, Span<object?> contexts)
+    {
+        callbacks.Fill(_callback);
+        _states.Slice(start, states.Length).CopyTo(states); // a null state copies as the null the free cell holds
+        if (_context is not null)
+        {
+            contexts.Fill(_context);
+        }
+    }
 }

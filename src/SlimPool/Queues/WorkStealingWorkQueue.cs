@@ -106,6 +106,26 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     bool IFencedEnqueue.EnqueueBatchFenced<TBatch>(scoped ref TBatch items, int start, int length) =>
         _injection.EnqueueBatchUntilRetired(ref items, start, length) > 0; // the shared queue is never retired
 
+    /// <summary>
+    /// On a worker of this queue, pushes the entry onto its slot with plain stores and returns true (the caller fences);
+    /// elsewhere returns false and adds nothing.
+    /// </summary>
+    internal bool TryPushOwn(object callback, object? state, ExecutionContext? context)
+    {
+        WorkerQueues? local = t_local;
+        if (local is not null && local.Owner == this)
+        {
+            local.PushEntry(callback, state, context, _injection);
+            return true;
+        }
+
+        return false;
+    }
+
+    /// <summary>Adds the entry to the shared queue; its claim is a compare-and-swap, a full fence.</summary>
+    internal void EnqueueShared(object callback, object? state, ExecutionContext? context) =>
+        _injection.TryEnqueue(callback, state, context); // the shared queue is never retired
+
     private bool EnqueueFenced(in QueuedWorkItem item)
     {
         WorkerQueues? local = t_local;

@@ -92,6 +92,11 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
         }
     }
 
+    /// <summary>As <see cref="Push"/>, the entry given as its three references (the producer's path builds no entry).</summary>
+    [System.Runtime.CompilerServices.MethodImpl(System.Runtime.CompilerServices.MethodImplOptions.NoInlining)]
+    public void PushEntry(object callback, object? state, ExecutionContext? context, LockFreeQueue<PaddedHeadAndTail> overflow) =>
+        Push(new QueuedWorkItem(callback, state, context), overflow);
+
     /// <summary>
     /// Any thread, after a steal of the slot failed: waits while the owner moves the slot's entry to the ring (a few
     /// stores; see <see cref="Push"/>), so that the thief finds it there rather than nowhere.

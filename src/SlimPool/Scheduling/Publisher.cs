@@ -50,6 +50,7 @@ internal sealed class Publisher : IAcceptedWorkPublisher
     private readonly SlimThreadPool _owner; // only to tell whether the caller is one of its workers
     private readonly IWorkQueue _queue;
     private readonly IFencedEnqueue? _fencedQueue; // _queue, when its enqueue can end with a full fence
+    private readonly WorkStealingWorkQueue? _stealingQueue; // _queue, when it is the work-stealing one (the default)
     private readonly IdleWait _idleWait;
     private readonly StarvationGuard? _guard;
     private readonly ShutdownCoordinator _shutdown;
@@ -79,6 +80,7 @@ internal sealed class Publisher : IAcceptedWorkPublisher
         _owner = owner;
         _queue = queue;
         _fencedQueue = queue as IFencedEnqueue;
+        _stealingQueue = queue as WorkStealingWorkQueue;
         _idleWait = idleWait;
         _guard = guard;
         _shutdown = shutdown;
@@ -142,11 +144,41 @@ internal sealed class Publisher : IAcceptedWorkPublisher
     /// </summary>
     public void Publish(object callback, object? state, bool preferLocal, ExecutionContext? context)
     {
-        StampForQueueWait(ref callback, ref state);
+        if (_queueWait.Enabled)
+        {
+            PublishSampled(callback, state, preferLocal, context);
+            return;
+        }
 
         // The full fence orders the item's publication before AfterPublish reads the shutdown flag (pairs with
         // ShutdownCoordinator.Begin's exchange) and the idle state (pairs with a parking worker's announce, IdleWait).
-        EnqueueThenFence(new QueuedWorkItem(callback, state, context), preferLocal);
+        if (_stealingQueue is { } stealing)
+        {
+            // A worker's own push is plain stores, so it fences here; the shared queue's claim is a fence already.
+            if (preferLocal && stealing.TryPushOwn(callback, state, context))
+            {
+                Interlocked.MemoryBarrier();
+            }
+            else
+            {
+                stealing.EnqueueShared(callback, state, context);
+            }
+        }
+        else
+        {
+            EnqueueThenFence(callback, state, context, preferLocal);
+        }
+
+        AfterPublish(count: 1);
+    }
+
+    // While the queue-wait histogram listens: Publish with one item in QueueWaitSampleInterval stamped. Kept out of
+    // Publish, whose common path is one read of the histogram's flag.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void PublishSampled(object callback, object? state, bool preferLocal, ExecutionContext? context)
+    {
+        StampForQueueWait(ref callback, ref state);
+        EnqueueThenFence(callback, state, context, preferLocal);
         AfterPublish(count: 1);
     }
 
@@ -260,8 +292,10 @@ internal sealed class Publisher : IAcceptedWorkPublisher
     // that makes the entry visible is one already (IFencedEnqueue). A push onto a worker's own slot, or any other
     // queue, gets an explicit one: the pushing worker is awake, but it may block in its next item without saying so,
     // and a sibling that is parking must still either see the pushed item in its re-check or be seen (and woken) by us.
-    private void EnqueueThenFence(in QueuedWorkItem entry, bool preferLocal)
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void EnqueueThenFence(object callback, object? state, ExecutionContext? context, bool preferLocal)
     {
+        var entry = new QueuedWorkItem(callback, state, context);
         if (_fencedQueue is { } fenced)
         {
             if (preferLocal ? fenced.EnqueueFenced(entry) : fenced.EnqueueFencedShared(entry))

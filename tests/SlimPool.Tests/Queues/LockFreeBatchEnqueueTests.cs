@@ -96,6 +96,52 @@ public sealed class LockFreeBatchEnqueueTests
         }
     }
 
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void EnqueueBatch_WorkItemAndStateBatchesWrappingTheRing_TakeBackEachEntryAsQueued(bool withContext)
+    {
+        // The pool's own batches copy their references region by region, in two runs where the ring wraps, and write
+        // a state or a context only when set: every entry must come back with exactly its callback, state and context,
+        // in cells that single entries with states and contexts used before.
+        var queue = new LockFreeQueue<PaddedHeadAndTail>(initialSegmentLength: 8);
+        ExecutionContext? context = withContext ? ExecutionContext.Capture() : null;
+        ExecutionContext other = ExecutionContext.Capture()!.CreateCopy();
+        Action<object?> callback = static _ => { };
+        for (int round = 0; round < 200; round++)
+        {
+            queue.Enqueue(new QueuedWorkItem(new IdBox(-1), $"single {round}", other)); // leaves every region written
+            Assert.True(queue.TryDequeue(out _));
+
+            int length = 1 + (round % 7);
+            var expected = new List<QueuedWorkItem>();
+            if (round % 2 == 0)
+            {
+                IWorkItem[] items = [.. Enumerable.Range(0, length).Select(i => (IWorkItem)new IdBox((round * 10) + i))];
+                var batch = new WorkItemBatch(items, context);
+                Assert.Equal(length, queue.EnqueueBatchUntilRetired(ref batch, 0, length));
+                expected.AddRange(items.Select(item => new QueuedWorkItem(item, null, context)));
+            }
+            else
+            {
+                object?[] states = [.. Enumerable.Range(0, length).Select(i => i % 3 == 0 ? null : (object)$"state {round}.{i}")];
+                var batch = new StateBatch(callback, states, context);
+                Assert.Equal(length, queue.EnqueueBatchUntilRetired(ref batch, 0, length));
+                expected.AddRange(states.Select(state => new QueuedWorkItem(callback, state, context)));
+            }
+
+            foreach (QueuedWorkItem entry in expected)
+            {
+                Assert.True(queue.TryDequeue(out QueuedWorkItem taken));
+                Assert.Same(entry.StoredCallback, taken.StoredCallback);
+                Assert.Same(entry.StoredState, taken.StoredState);
+                Assert.Same(entry.Context, taken.Context);
+            }
+
+            Assert.True(queue.IsEmpty);
+        }
+    }
+
     [Fact]
     public void TryEnqueueBatch_RetiredQueue_ReturnsFalseAndAddsNothing()
     {
