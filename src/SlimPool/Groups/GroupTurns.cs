@@ -24,7 +24,7 @@ namespace SlimPool.Groups;
 /// to cache lines: a group is meant to cost a few hundred bytes, and there may be a million of them.</para>
 /// <para><b>The queue exists only while it holds items, or briefly after.</b> <c>_queue</c> is null until a producer
 /// needs it, and once a turn finds it empty it is retired and the field cleared (<see cref="DropQueueIfEmpty"/>): by
-/// the turn itself off the pool's workers, else by the worker later, when it parks or after more groups' turns
+/// the turn itself off the pool's workers, else by the worker later, once parked a while or after more groups' turns
 /// (<see cref="DeferredQueueDrops"/>), so an idle group holds no queue storage once the pool is idle; the group's
 /// abandon drops it too when a turn left it mid-sweep. A drop is safe from any thread at any moment, a turn held or
 /// not: a retired queue refuses every later enqueue (<see cref="LockFreeQueue{TPositions}.TryRetire"/>), so an item is only

@@ -1,3 +1,4 @@
+using SlimPool.Groups;
 using SlimPool.Queues;
 using SlimPool.Workers;
 
@@ -61,7 +62,6 @@ internal sealed class AutoResetEventIdleWait : IdleWait
     public override bool WaitForWork(int worker, int millisecondsTimeout)
     {
         t_woken = false;
-        CurrentWorker.OnParking(); // the group queues this worker kept (DeferredQueueDrops)
         Interlocked.Increment(ref _idleCount.Value); // announce idle: a full fence
         try
         {
@@ -75,6 +75,25 @@ internal sealed class AutoResetEventIdleWait : IdleWait
             // A spare that times out may leave a Set behind for nobody in particular: the event stays set and the
             // next worker to wait returns at once. The spare itself looks at the queue once more before it retires
             // (the pool does, after our Decrement below, a full fence), so an item whose Set it missed is not stranded.
+            if (CurrentWorker.KeepsQueues)
+            {
+                // The group queues this worker kept (DeferredQueueDrops) stay while it waits a short while, and go once
+                // that passes without work, so an idle pool keeps none; dropping an empty queue queues nothing.
+                int keep = millisecondsTimeout < 0
+                    ? DeferredQueueDrops.KeepWhileParkedMilliseconds
+                    : Math.Min(DeferredQueueDrops.KeepWhileParkedMilliseconds, millisecondsTimeout);
+                if (_event.WaitOne(keep))
+                {
+                    return t_woken = true;
+                }
+
+                CurrentWorker.OnParking();
+                if (millisecondsTimeout >= 0)
+                {
+                    millisecondsTimeout -= keep;
+                }
+            }
+
             return t_woken = _event.WaitOne(millisecondsTimeout);
         }
         finally

@@ -1,3 +1,4 @@
+using SlimPool.Groups;
 using SlimPool.Queues;
 using SlimPool.Workers;
 
@@ -136,9 +137,6 @@ internal sealed class SpinThenParkIdleWait : IdleWait
             }
         }
 
-        // About to park: the group queues this worker kept go first, so an idle pool keeps none (DeferredQueueDrops).
-        CurrentWorker.OnParking();
-
         // Announce: push ourselves and move from searching to parked in one interlocked add (a full fence).
         lock (_lock)
         {
@@ -160,6 +158,27 @@ internal sealed class SpinThenParkIdleWait : IdleWait
         }
 
         // Whoever unparks us has moved us from parked to searching.
+        if (CurrentWorker.KeepsQueues)
+        {
+            // The group queues this worker kept (DeferredQueueDrops) stay while it is parked a short while, and go once
+            // that passes without work, so an idle pool keeps none. Dropping an empty queue queues nothing and wakes
+            // nobody, so it needs nothing of the announce; a wake that comes during the drop leaves its permit for the
+            // park below.
+            int keep = millisecondsTimeout < 0
+                ? DeferredQueueDrops.KeepWhileParkedMilliseconds
+                : Math.Min(DeferredQueueDrops.KeepWhileParkedMilliseconds, millisecondsTimeout);
+            if (slot.Parker.Park(keep))
+            {
+                return true;
+            }
+
+            CurrentWorker.OnParking();
+            if (millisecondsTimeout >= 0)
+            {
+                millisecondsTimeout -= keep;
+            }
+        }
+
         if (millisecondsTimeout < 0)
         {
             slot.Parker.Park();

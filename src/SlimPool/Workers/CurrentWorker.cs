@@ -56,6 +56,9 @@ internal static class CurrentWorker
     /// <summary>The current worker is about to park (or exit): it drops the group queues it kept.</summary>
     public static void OnParking() => t_queueDrops?.DropAll();
 
+    /// <summary>Whether the current worker keeps group queues it will drop once it has parked a while (<see cref="DeferredQueueDrops"/>).</summary>
+    public static bool KeepsQueues => t_queueDrops is { IsEmpty: false };
+
     public static void Leave()
     {
         t_pool = null;

@@ -4,9 +4,10 @@ using SlimPool.Tests.Infrastructure;
 namespace SlimPool.Tests.Groups;
 
 /// <summary>
-/// A group's empty queue is kept while the worker that ended its turn stays busy, and dropped when that worker parks or
-/// when more than <see cref="DeferredQueueDrops.Capacity"/> other groups ended a turn on it since: a busy serial queue
-/// is not remade for each item, and an idle pool keeps no queue for an idle group.
+/// A group's empty queue is kept while the worker that ended its turn stays busy or briefly parked, and dropped once that
+/// worker has parked for <see cref="DeferredQueueDrops.KeepWhileParkedMilliseconds"/> or when more than
+/// <see cref="DeferredQueueDrops.Capacity"/> other groups ended a turn on it since: a busy serial queue is not remade for
+/// each item or each pause of its producer, and an idle pool keeps no queue for an idle group.
 /// </summary>
 public sealed class DeferredQueueDropTests
 {
@@ -63,6 +64,41 @@ public sealed class DeferredQueueDropTests
         foreach (SlimThreadPoolGroup group in groups)
         {
             group.Dispose();
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Configurations))]
+    public void Queue_WorkerParksAfterTheGroupsTurn_KeepsTheQueueForAWhileThenDropsIt(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        // A producer that pauses lets the worker park; the group's queue must still be there for its next burst for
+        // KeepWhileParkedMilliseconds, then go. Dropped at the park, a streaming serial queue was remade and regrown
+        // from 2 cells after every pause (about 150 rings a run of the serial-queues bench). Slowness here only makes
+        // the drop later, so the lower bound cannot fail for it.
+        using SlimThreadPool pool = TestPools.Create(workers: 1, o =>
+        {
+            o.Queue = queue;
+            o.IdleWait = idleWait;
+            o.StarvationTimeout = Timeout.InfiniteTimeSpan;
+        });
+        using SlimThreadPoolGroup group = pool.CreateGroup();
+        for (int round = 0; round < 3; round++)
+        {
+            long ended = 0;
+            using var ran = new ManualResetEventSlim();
+            group.Queue(() =>
+            {
+                Volatile.Write(ref ended, System.Diagnostics.Stopwatch.GetTimestamp());
+                ran.Set();
+            });
+            Bounded.Wait(ran, "the group's item ran");
+            Bounded.Until(() => !group.HasQueue, "the parked worker dropped the group's queue");
+            TimeSpan kept = System.Diagnostics.Stopwatch.GetElapsedTime(Volatile.Read(ref ended));
+
+            // The wait's clock has a millisecond's grain: allow a few short of the keep time.
+            Assert.True(
+                kept >= TimeSpan.FromMilliseconds(DeferredQueueDrops.KeepWhileParkedMilliseconds - 5),
+                $"round {round}: the queue was dropped {kept.TotalMilliseconds:F1} ms after the item ended, under {DeferredQueueDrops.KeepWhileParkedMilliseconds} ms");
         }
     }
 
