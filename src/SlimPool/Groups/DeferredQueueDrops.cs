@@ -14,9 +14,11 @@ namespace SlimPool.Groups;
 /// <para>The worker parks before it drops: a producer that pauses (a bounded producer waiting for room, a burst that
 /// ends) lets its serial queue's worker park, and dropped at the park, the queue was remade for the next burst, growing
 /// again from 2 cells to the burst's size: in the comparison program's serial-queues case about 150 rings a run of
-/// 300,000 items, 25 MB allocated. Kept for <see cref="KeepWhileParkedMilliseconds"/> of parking, the queue is there
-/// when the producer comes back; a pool idle that long drops every one (the idle waits,
-/// <see cref="Scheduling.SpinThenParkIdleWait"/> and <see cref="Scheduling.AutoResetEventIdleWait"/>).</para>
+/// 300,000 items, 25 MB allocated. So the queues are kept for <see cref="KeepWhileParkedMilliseconds"/> from the first
+/// park after a group's turn last ended here (<see cref="KeepMillisecondsAtPark"/>), and the park that reaches that
+/// time drops them (the idle waits, <see cref="Scheduling.SpinThenParkIdleWait"/> and
+/// <see cref="Scheduling.AutoResetEventIdleWait"/>). The time runs on across wakes for other work: a worker woken more
+/// often than that by items of no group still drops them.</para>
 /// <para>Owned by its worker's thread: only that thread adds, drops and reads it, so nothing here is shared but each
 /// group's mark (<see cref="GroupTurns.TryDeferDrop"/>), which keeps a group in one worker's list at a time. A drop is
 /// safe from any thread at any time (<see cref="GroupTurns.DropQueueIfEmpty"/>: a queue is retired only while empty,
@@ -35,6 +37,8 @@ internal sealed class DeferredQueueDrops
     private readonly GroupTurns?[] _groups = new GroupTurns?[Capacity];
     private int _next;  // the slot the next group goes into: the oldest entry once all are used
     private int _count; // entries in use: DropAll, called at every park, returns at once when none
+    private bool _addedSincePark; // a group's turn ended here since the worker last parked
+    private long _keptSince;      // Environment.TickCount64 at the first park after the last Add
 
     /// <summary>Whether the worker keeps no group's queue.</summary>
     public bool IsEmpty => _count == 0;
@@ -46,6 +50,7 @@ internal sealed class DeferredQueueDrops
     /// </summary>
     public void Add(GroupTurns group)
     {
+        _addedSincePark = true;
         if (!group.TryDeferDrop())
         {
             return;
@@ -64,7 +69,24 @@ internal sealed class DeferredQueueDrops
         }
     }
 
-    /// <summary>Drops every deferred queue that is still empty (the worker is about to park or to exit).</summary>
+    /// <summary>
+    /// The worker is parking with queues kept: how many more milliseconds of parking it keeps them for, 0 when the
+    /// time is up and it drops them now. The time starts at the first park after a group's turn last ended here.
+    /// </summary>
+    public int KeepMillisecondsAtPark()
+    {
+        long now = Environment.TickCount64;
+        if (_addedSincePark)
+        {
+            _addedSincePark = false;
+            _keptSince = now;
+        }
+
+        long left = KeepWhileParkedMilliseconds - (now - _keptSince);
+        return left > 0 ? (int)left : 0;
+    }
+
+    /// <summary>Drops every deferred queue that is still empty (the worker is about to park, has parked a while, or exits).</summary>
     public void DropAll()
     {
         if (_count == 0)

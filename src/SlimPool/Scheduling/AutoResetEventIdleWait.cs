@@ -1,4 +1,3 @@
-using SlimPool.Groups;
 using SlimPool.Queues;
 using SlimPool.Workers;
 
@@ -75,14 +74,17 @@ internal sealed class AutoResetEventIdleWait : IdleWait
             // A spare that times out may leave a Set behind for nobody in particular: the event stays set and the
             // next worker to wait returns at once. The spare itself looks at the queue once more before it retires
             // (the pool does, after our Decrement below, a full fence), so an item whose Set it missed is not stranded.
-            if (CurrentWorker.KeepsQueues)
+            int keep = CurrentWorker.QueueKeepMillisecondsAtPark();
+            if (keep >= 0)
             {
                 // The group queues this worker kept (DeferredQueueDrops) stay while it waits a short while, and go once
-                // that passes without work, so an idle pool keeps none; dropping an empty queue queues nothing.
-                int keep = millisecondsTimeout < 0
-                    ? DeferredQueueDrops.KeepWhileParkedMilliseconds
-                    : Math.Min(DeferredQueueDrops.KeepWhileParkedMilliseconds, millisecondsTimeout);
-                if (_event.WaitOne(keep))
+                // that passes, so an idle pool keeps none; dropping an empty queue queues nothing.
+                if (millisecondsTimeout >= 0)
+                {
+                    keep = Math.Min(keep, millisecondsTimeout);
+                }
+
+                if (keep > 0 && _event.WaitOne(keep))
                 {
                     return t_woken = true;
                 }

@@ -56,8 +56,12 @@ internal static class CurrentWorker
     /// <summary>The current worker is about to park (or exit): it drops the group queues it kept.</summary>
     public static void OnParking() => t_queueDrops?.DropAll();
 
-    /// <summary>Whether the current worker keeps group queues it will drop once it has parked a while (<see cref="DeferredQueueDrops"/>).</summary>
-    public static bool KeepsQueues => t_queueDrops is { IsEmpty: false };
+    /// <summary>
+    /// The current worker is parking: how many milliseconds of parking it still keeps its groups' queues for before it
+    /// drops them (<see cref="DeferredQueueDrops.KeepMillisecondsAtPark"/>); -1 when it keeps none.
+    /// </summary>
+    public static int QueueKeepMillisecondsAtPark() =>
+        t_queueDrops is { IsEmpty: false } drops ? drops.KeepMillisecondsAtPark() : -1;
 
     public static void Leave()
     {

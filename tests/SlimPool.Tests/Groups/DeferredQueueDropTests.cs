@@ -104,6 +104,41 @@ public sealed class DeferredQueueDropTests
 
     [Theory]
     [MemberData(nameof(Configurations))]
+    public void Queue_WorkerWokenOftenByItemsOfNoGroup_StillDropsItsGroupsQueues(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        // The keep time runs from the first park after the groups' turns, not from each park: a worker woken every few
+        // milliseconds by other items is nearly idle, and its idle groups must not keep their (possibly grown) queues
+        // for as long as the ticks go on.
+        using SlimThreadPool pool = TestPools.Create(workers: 1, o =>
+        {
+            o.Queue = queue;
+            o.IdleWait = idleWait;
+            o.StarvationTimeout = Timeout.InfiniteTimeSpan;
+        });
+        SlimThreadPoolGroup[] groups = [.. Enumerable.Range(0, 20).Select(_ => pool.CreateGroup())];
+        using var ran = new CountdownEvent(groups.Length);
+        foreach (SlimThreadPoolGroup group in groups)
+        {
+            group.Queue(s_signal, ran);
+        }
+
+        Bounded.Wait(ran, "every group's item ran");
+        var ticking = System.Diagnostics.Stopwatch.StartNew();
+        while (ticking.Elapsed < TimeSpan.FromSeconds(1) && groups.Any(g => g.HasQueue))
+        {
+            pool.Queue(static () => Thread.SpinWait(10));
+            Thread.Sleep(5);
+        }
+
+        Assert.Equal(0, groups.Count(g => g.HasQueue));
+        foreach (SlimThreadPoolGroup group in groups)
+        {
+            group.Dispose();
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Configurations))]
     public void ShutdownAsync_GroupAbandonRacingItsOwnTurnEnd_LeavesNoQueueBehind(WorkQueueKind queue, IdleWaitKind idleWait)
     {
         // The turn ends while the abandon sweeps the queue, and leaves the queue to the sweep; the abandon must then drop
