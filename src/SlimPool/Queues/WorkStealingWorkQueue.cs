@@ -122,9 +122,8 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
         return false;
     }
 
-    /// <summary>Adds the entry to the shared queue; its claim is a compare-and-swap, a full fence.</summary>
-    internal void EnqueueShared(object callback, object? state, ExecutionContext? context) =>
-        _injection.TryEnqueue(callback, state, context); // the shared queue is never retired
+    /// <summary>The shared queue, for items from outside the pool; never retired. Its claim is a compare-and-swap, a full fence.</summary>
+    internal LockFreeQueue<PaddedHeadAndTail> Shared => _injection;
 
     private bool EnqueueFenced(in QueuedWorkItem item)
     {

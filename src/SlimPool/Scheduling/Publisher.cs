@@ -51,6 +51,7 @@ internal sealed class Publisher : IAcceptedWorkPublisher
     private readonly IWorkQueue _queue;
     private readonly IFencedEnqueue? _fencedQueue; // _queue, when its enqueue can end with a full fence
     private readonly WorkStealingWorkQueue? _stealingQueue; // _queue, when it is the work-stealing one (the default)
+    private readonly LockFreeQueue<PaddedHeadAndTail>? _sharedQueue; // its shared queue: one load less for a producer
     private readonly IdleWait _idleWait;
     private readonly StarvationGuard? _guard;
     private readonly ShutdownCoordinator _shutdown;
@@ -81,6 +82,7 @@ internal sealed class Publisher : IAcceptedWorkPublisher
         _queue = queue;
         _fencedQueue = queue as IFencedEnqueue;
         _stealingQueue = queue as WorkStealingWorkQueue;
+        _sharedQueue = _stealingQueue?.Shared;
         _idleWait = idleWait;
         _guard = guard;
         _shutdown = shutdown;
@@ -152,16 +154,17 @@ internal sealed class Publisher : IAcceptedWorkPublisher
 
         // The full fence orders the item's publication before AfterPublish reads the shutdown flag (pairs with
         // ShutdownCoordinator.Begin's exchange) and the idle state (pairs with a parking worker's announce, IdleWait).
-        if (_stealingQueue is { } stealing)
+        if (_sharedQueue is { } shared)
         {
-            // A worker's own push is plain stores, so it fences here; the shared queue's claim is a fence already.
-            if (preferLocal && stealing.TryPushOwn(callback, state, context))
+            // A worker's own push is plain stores, so it fences here; the shared queue's claim is a fence already (the
+            // shared queue is never retired).
+            if (preferLocal && _stealingQueue!.TryPushOwn(callback, state, context))
             {
                 Interlocked.MemoryBarrier();
             }
             else
             {
-                stealing.EnqueueShared(callback, state, context);
+                shared.TryEnqueue(callback, state, context);
             }
         }
         else
