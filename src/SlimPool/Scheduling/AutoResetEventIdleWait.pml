@@ -100,6 +100,13 @@ end_blocked:
     :: else -> skip
     fi;
 #endif
+    /* DeferredQueueDrops: a worker that keeps group queues waits first for what is left of the keep time: the event
+       ends that wait, or it times out (only while the event is not set), drops the queues (which queues nothing and
+       wakes nobody) and waits below, still counted idle. A worker that keeps none skips it. */
+    if
+    :: atomic { signaled -> signaled = false }; woken = true; idle--; goto loop
+    :: atomic { !signaled -> skip }
+    fi;
 end_wait:
     atomic { signaled -> signaled = false };       /* _event.WaitOne(): auto-reset */
     woken = true;

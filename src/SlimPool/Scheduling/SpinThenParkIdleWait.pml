@@ -284,6 +284,13 @@ end_blocked:
     :: else -> skip
     fi;
 #endif
+    /* DeferredQueueDrops: a worker that keeps group queues parks first for what is left of the keep time: a permit
+       ends that park, or it times out (only while no permit is there), drops the queues (which queues nothing and
+       wakes nobody) and parks below, still announced. A worker that keeps none skips it: the timeout branch at once. */
+    if
+    :: atomic { permit[me] -> permit[me] = false }; goto loop
+    :: atomic { !permit[me] -> skip }
+    fi;
     /* Parker.Park: block until a permit, consume it. The waker already counted us as searching. A spare's
        park may instead time out (only while no permit is there: Park(ms) returns true if one is). */
 end_park:
