@@ -24,12 +24,7 @@ public sealed class DeferredQueueDropTests
     public void Queue_GroupsEndTheirTurnsOnABusyWorker_TheLatestKeepTheirQueueUntilTheWorkerParks(WorkQueueKind queue, IdleWaitKind idleWait)
     {
         const int Groups = DeferredQueueDrops.Capacity + 36;
-        using SlimThreadPool pool = TestPools.Create(workers: 1, o =>
-        {
-            o.Queue = queue;
-            o.IdleWait = idleWait;
-            o.StarvationTimeout = Timeout.InfiniteTimeSpan; // no spare: the one worker runs everything, in queue order
-        });
+        using SlimThreadPool pool = OneWorker(queue, idleWait); // no spare: the one worker runs everything, in queue order
         using var first = new ManualResetEventSlim();
         using var last = new ManualResetEventSlim();
         using var lastStarted = new ManualResetEventSlim();
@@ -75,12 +70,7 @@ public sealed class DeferredQueueDropTests
         // KeepWhileParkedMilliseconds, then go. Dropped at the park, a streaming serial queue was remade and regrown
         // from 2 cells after every pause (about 150 rings a run of the serial-queues bench). Slowness here only makes
         // the drop later, so the lower bound cannot fail for it.
-        using SlimThreadPool pool = TestPools.Create(workers: 1, o =>
-        {
-            o.Queue = queue;
-            o.IdleWait = idleWait;
-            o.StarvationTimeout = Timeout.InfiniteTimeSpan;
-        });
+        using SlimThreadPool pool = OneWorker(queue, idleWait);
         using SlimThreadPoolGroup group = pool.CreateGroup();
         for (int round = 0; round < 3; round++)
         {
@@ -109,12 +99,7 @@ public sealed class DeferredQueueDropTests
         // The keep time runs from the first park after the groups' turns, not from each park: a worker woken every few
         // milliseconds by other items is nearly idle, and its idle groups must not keep their (possibly grown) queues
         // for as long as the ticks go on.
-        using SlimThreadPool pool = TestPools.Create(workers: 1, o =>
-        {
-            o.Queue = queue;
-            o.IdleWait = idleWait;
-            o.StarvationTimeout = Timeout.InfiniteTimeSpan;
-        });
+        using SlimThreadPool pool = OneWorker(queue, idleWait);
         SlimThreadPoolGroup[] groups = [.. Enumerable.Range(0, 20).Select(_ => pool.CreateGroup())];
         using var ran = new CountdownEvent(groups.Length);
         foreach (SlimThreadPoolGroup group in groups)
@@ -136,6 +121,14 @@ public sealed class DeferredQueueDropTests
             group.Dispose();
         }
     }
+
+    // One worker and no starvation guard: a spare would run items, park and drop queues of its own.
+    private static SlimThreadPool OneWorker(WorkQueueKind queue, IdleWaitKind idleWait) => TestPools.Create(workers: 1, o =>
+    {
+        o.Queue = queue;
+        o.IdleWait = idleWait;
+        o.StarvationTimeout = Timeout.InfiniteTimeSpan;
+    });
 
     [Theory]
     [MemberData(nameof(Configurations))]
