@@ -5,7 +5,7 @@ namespace SlimPool.Queues;
 /// </summary>
 /// <remarks>
 /// A free cell holds no reference (whoever takes an entry clears the cell with <see cref="Take"/>), so
-/// <see cref="Write(in QueuedWorkItem)"/> stores the state and the context only when they are set. Most items have neither, and each
+/// <see cref="Write"/> stores the state and the context only when they are set. Most items have neither, and each
 /// reference stored into the heap costs a write barrier: storing the entry as one struct cost three, which was a third
 /// of an outside producer's time (perf, one producer with the workers held). Null stores (clearing) cost none.
 /// </remarks>
@@ -16,18 +16,15 @@ internal struct EntryCell
     public ExecutionContext? Context;
 
     /// <summary>Writes <paramref name="item"/> into a free (cleared) cell.</summary>
-    public void Write(in QueuedWorkItem item) => Write(item.StoredCallback, item.StoredState, item.Context);
-
-    /// <summary>Writes an entry's three references into a free (cleared) cell.</summary>
-    public void Write(object callback, object? state, ExecutionContext? context)
+    public void Write(in QueuedWorkItem item)
     {
-        Callback = callback;
-        if (state is not null)
+        Callback = item.StoredCallback;
+        if (item.StoredState is { } state)
         {
             State = state;
         }
 
-        if (context is not null)
+        if (item.Context is { } context)
         {
             Context = context;
         }

@@ -90,7 +90,7 @@ internal sealed class LockFreeSegment<TPositions>
 
     /// <summary>
     /// Freezes and retires the segment if it is empty and not frozen, with one compare-and-swap on the tail: the word every
-    /// producer's claim (<see cref="TryEnqueue(in QueuedWorkItem)"/>) and every growth's freeze (<see cref="FreezeUnlessRetired"/>) also changes, so the retire succeeds
+    /// producer's claim (<see cref="TryEnqueue"/>) and every growth's freeze (<see cref="FreezeUnlessRetired"/>) also changes, so the retire succeeds
     /// only if no claim and no freeze came between the look and the swap, and every claim after it fails.
     /// </summary>
     public bool TryRetire()
@@ -102,8 +102,6 @@ internal sealed class LockFreeSegment<TPositions>
         return (tail & FrozenBit) == 0 && tail == head
             && Interlocked.CompareExchange(ref _positions.Tail, tail | FrozenBit | RetiredBit, tail) == tail;
     }
-
-    public bool TryEnqueue(in QueuedWorkItem item) => TryEnqueue(item.StoredCallback, item.StoredState, item.Context);
 
     /// <summary>Adds an entry given as its three references; false when the ring is full or frozen.</summary>
     public bool TryEnqueue(object callback, object? state, ExecutionContext? context)

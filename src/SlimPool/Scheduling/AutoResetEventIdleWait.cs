@@ -71,9 +71,6 @@ internal sealed class AutoResetEventIdleWait : IdleWait
                 return true;
             }
 
-            // A spare that times out may leave a Set behind for nobody in particular: the event stays set and the
-            // next worker to wait returns at once. The spare itself looks at the queue once more before it retires
-            // (the pool does, after our Decrement below, a full fence), so an item whose Set it missed is not stranded.
             int keep = CurrentWorker.QueueKeepMillisecondsAtPark();
             if (keep >= 0)
             {
@@ -89,13 +86,16 @@ internal sealed class AutoResetEventIdleWait : IdleWait
                     return t_woken = true;
                 }
 
-                CurrentWorker.OnParking();
+                CurrentWorker.DropKeptQueues();
                 if (millisecondsTimeout >= 0)
                 {
                     millisecondsTimeout -= keep;
                 }
             }
 
+            // A spare that times out may leave a Set behind for nobody in particular: the event stays set and the
+            // next worker to wait returns at once. The spare itself looks at the queue once more before it retires
+            // (the pool does, after our Decrement below, a full fence), so an item whose Set it missed is not stranded.
             return t_woken = _event.WaitOne(millisecondsTimeout);
         }
         finally

@@ -173,7 +173,7 @@ internal sealed class SpinThenParkIdleWait : IdleWait
                 return true;
             }
 
-            CurrentWorker.OnParking();
+            CurrentWorker.DropKeptQueues();
             if (millisecondsTimeout >= 0)
             {
                 millisecondsTimeout -= keep;

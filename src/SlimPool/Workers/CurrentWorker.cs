@@ -53,8 +53,8 @@ internal static class CurrentWorker
         t_queueDrops = queueDrops;
     }
 
-    /// <summary>The current worker is about to park (or exit): it drops the group queues it kept.</summary>
-    public static void OnParking() => t_queueDrops?.DropAll();
+    /// <summary>The current worker has parked a while without work, or exits: it drops the group queues it kept.</summary>
+    public static void DropKeptQueues() => t_queueDrops?.DropAll();
 
     /// <summary>
     /// The current worker is parking: how many milliseconds of parking it still keeps its groups' queues for before it

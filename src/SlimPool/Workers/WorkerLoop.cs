@@ -192,7 +192,7 @@ internal sealed class WorkerLoop
         finally
         {
             state.ClearBusy();
-            CurrentWorker.OnParking(); // the group queues it kept go with it
+            CurrentWorker.DropKeptQueues(); // the group queues it kept go with it
             _runner.InvokeThreadHook(_onThreadExit, index);
             if (SlimPoolEventSource.Log.IsEnabled())
             {
