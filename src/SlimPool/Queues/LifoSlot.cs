@@ -65,6 +65,12 @@ internal sealed class LifoSlot
         Volatile.Write(ref _version.Value, version); // release: the entry is written before a thief sees it
     }
 
+    /// <summary>Any thread: the slot's version, odd while it holds an entry; each entry put and each take move it on.</summary>
+    public long Version => Volatile.Read(ref _version.Value);
+
+    /// <summary>Any thread: takes the entry of <paramref name="version"/>, if the slot still holds it.</summary>
+    public bool TryStealIfStill(long version, out QueuedWorkItem item) => TrySteal(version, out item);
+
     /// <summary>Any thread: takes the entry at once.</summary>
     public bool TrySteal(out QueuedWorkItem item) => TrySteal(Volatile.Read(ref _version.Value), out item);
 

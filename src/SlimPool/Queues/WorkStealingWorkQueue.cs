@@ -16,15 +16,18 @@ namespace SlimPool.Queues;
 /// its ring in one step, or the oldest of its batch, or, after a grace, its slot. Items queued from other threads go to
 /// the shared queue.</para>
 /// <para><b>Nothing is buried.</b> The ring is first in, first out, and the slot cannot hold it back for more than
-/// <see cref="WorkerQueues.SlotBudget"/> looks. Every <see cref="FairInterval"/> looks a worker takes the oldest item
-/// queued from outside first (its batch, then one sibling's batch, the next sibling each time, then the shared queue),
-/// so items that keep queueing successors cannot hold back what waits there (items from outside, a group's yielded
-/// turn, a Low item's ticket): the k-th oldest starts within k × <see cref="FairInterval"/> looks of the worker, sooner
-/// if a sibling steals it. Tokio checks its global queue every 61 ticks for the same reason. A sibling's batch is part
-/// of that look because its items left the shared queue before anything there now: a worker whose item blocks without
-/// saying so would otherwise hold its batch while a sibling that always finds work in the shared queue (a chain that
-/// queues its steps there) never steals; with the look, the item at place p of a blocked worker's batch starts within
-/// p × (workers - 1) × <see cref="FairInterval"/> looks of any sibling.</para>
+/// <see cref="WorkerQueues.SlotBudget"/> looks. Every <see cref="FairInterval"/> looks a worker makes a fair look, which
+/// alternates. Every other one takes the oldest item queued from outside first (its batch, then one sibling's batch,
+/// the next sibling each time, then the shared queue), so items that keep queueing successors cannot hold back what
+/// waits there (items from outside, a group's yielded turn, a Low item's ticket): the k-th oldest starts within
+/// k × 2 × <see cref="FairInterval"/> looks of the worker, sooner if a sibling steals it. Tokio checks its global queue
+/// every 61 ticks for the same reason. The others look at one sibling first, the next each time: its batch's oldest,
+/// else its ring's oldest, else its slot's entry if the slot still holds the entry it held at this worker's previous
+/// such look at it. A worker whose item blocks without saying so would otherwise keep its batch, its ring and its slot
+/// while a sibling that always finds work of its own (a chain that queues its steps on its own slot or in the shared
+/// queue) never runs dry and never steals; the starvation guard sees items completing and does not step in. With the
+/// look, the item at place p of a blocked worker's batch or ring starts within p × (workers - 1) × 2 ×
+/// <see cref="FairInterval"/> looks of any sibling, its slot's entry within twice (workers - 1) such looks.</para>
 /// <para><b>Order.</b> Items from the shared queue keep their order: a batch is taken oldest first, and a worker takes
 /// from the shared queue only once its batch is empty. With one worker, items queued from one thread outside the pool
 /// therefore start in the order queued. Items one worker queues start in the order queued, except its last, which
@@ -161,12 +164,14 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
         Debug.Assert(local is null || (local == t_local && local.Owner == this), "a worker passes its own queues");
         if (local is not null)
         {
-            // The fair look (see the remarks): the oldest item from outside. Otherwise the slot and the ring, then
-            // the batch.
+            // The fair look (see the remarks), every other one the oldest item from outside first, the others a
+            // sibling's first. Otherwise the slot and the ring, then the batch.
             if (++local.Looks >= FairInterval)
             {
                 local.Looks = 0;
-                if (local.Batch.TryTake(out item) || TryTakeSiblingBatch(local, out item) || TryTakeShared(local, out item))
+                if (local.NextFairLookAtSiblingFirst()
+                    ? TryTakeFromSibling(local, out item) || local.Batch.TryTake(out item) || TryTakeShared(local, out item)
+                    : local.Batch.TryTake(out item) || TryTakeSiblingBatch(local, out item) || TryTakeShared(local, out item))
                 {
                     return true;
                 }
@@ -228,6 +233,37 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
             {
                 return victim.Batch.TryTake(out item);
             }
+        }
+
+        item = default;
+        return false;
+    }
+
+    // A fair look at one sibling first (the next at each such look): its batch's oldest, else its ring's oldest, else its
+    // slot's entry if the slot still holds the very entry it held at this worker's previous such look at it (its
+    // version unchanged: the owner has not taken it since, so it is busy or blocked, and the wait was a grace far longer
+    // than TrySteal's). A sibling whose item blocks without saying so would otherwise keep what it queued itself for as
+    // long as this worker finds work of its own and never steals. Each take moves the one item straight to this worker,
+    // so nothing is in transit.
+    private bool TryTakeFromSibling(WorkerQueues local, out QueuedWorkItem item)
+    {
+        WorkerQueues?[] locals = _locals;
+        for (int i = 0; i < locals.Length; i++)
+        {
+            int index = local.NextFairVictim(locals.Length);
+            WorkerQueues? victim = locals[index];
+            if (victim is null || victim == local)
+            {
+                continue;
+            }
+
+            if (victim.Batch.TryTake(out item) || victim.Ring.TryStealOne(out item))
+            {
+                return true;
+            }
+
+            long version = victim.Slot.Version;
+            return local.SawSlotVersionBefore(index, version) && victim.Slot.TryStealIfStill(version, out item);
         }
 
         item = default;

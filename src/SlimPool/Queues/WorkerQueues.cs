@@ -51,6 +51,12 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
     /// <summary>Owner only: the index its last fair look visited (see <see cref="NextFairVictim"/>).</summary>
     private int _fairVictim;
 
+    /// <summary>Owner only: its fair looks so far; every other one looks at a sibling first (<see cref="NextFairLookAtSiblingFirst"/>).</summary>
+    private int _fairLooks;
+
+    /// <summary>Owner only: each sibling's slot version at this worker's last fair look at it (by sibling index).</summary>
+    private long[] _slotVersionsSeen = [];
+
     public bool IsEmpty => Slot.IsEmpty && Ring.IsEmpty && Batch.IsEmpty;
 
     public int Count => (Slot.IsEmpty ? 0 : 1) + Ring.Count + Batch.Count;
@@ -151,6 +157,28 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
         int next = _fairVictim + 1;
         _fairVictim = next < count ? next : 0;
         return _fairVictim;
+    }
+
+    /// <summary>
+    /// Owner only, at a fair look: whether this one looks at a sibling first (every other one), rather than at the
+    /// oldest item from outside (see <see cref="WorkStealingWorkQueue.FairInterval"/>).
+    /// </summary>
+    public bool NextFairLookAtSiblingFirst() => (++_fairLooks & 1) == 0;
+
+    /// <summary>
+    /// Owner only: whether sibling <paramref name="index"/>'s slot showed <paramref name="version"/> (odd: holding an
+    /// entry) at this worker's previous fair look at it too; records it for the next.
+    /// </summary>
+    public bool SawSlotVersionBefore(int index, long version)
+    {
+        if (index >= _slotVersionsSeen.Length)
+        {
+            Array.Resize(ref _slotVersionsSeen, index + 1);
+        }
+
+        bool seen = (version & 1) != 0 && _slotVersionsSeen[index] == version;
+        _slotVersionsSeen[index] = version;
+        return seen;
     }
 
     /// <summary>Owner only: the sibling to look at first when stealing (a different one each time).</summary>
