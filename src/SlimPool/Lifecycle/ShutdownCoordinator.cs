@@ -150,7 +150,8 @@ internal sealed class ShutdownCoordinator
     /// people's items: while <see cref="FinishShutdown"/> has not begun its last look (<c>_finished == 0</c>), that
     /// look, or a worker still draining, takes the item (runs it in a drain, hands it back in an abandon), and so does
     /// a worker of this pool's own. Only once the last look is over can an item be left with nobody to take it; then
-    /// this thread runs as many items as it left (several producers racing that instant may swap theirs: each runs as many as it left).
+    /// this thread runs as many items as it left, from the queue or a lane (several producers racing that instant may swap
+    /// theirs: each runs as many as it left; a High item a ticket outstanding covered is one it left).
     /// </summary>
     public void OnQueuedDuringShutdown(bool onOwnWorker, int count = 1)
     {
@@ -168,7 +169,7 @@ internal sealed class ShutdownCoordinator
 
         // One item for each this thread left (a batch leaves several), and one more for each item those posted while
         // they ran: a producer runs as many items as it left, no more.
-        for (int owed = count; owed > 0 && _queue.TryDequeue(out QueuedWorkItem item); owed--)
+        for (int owed = count; owed > 0 && TryTakeLeftover(out QueuedWorkItem item); owed--)
         {
             t_publishedMeanwhile = 0;
             Run(item);

@@ -19,8 +19,8 @@
  *
  * What is the code, step by step. A producer (TryPublish, PublishToLane, Publish, OnQueuedDuringShutdown): reads the
  * shutdown flag (refused if set); counts its item with one compare-and-swap of items and tickets (High), then enqueues
- * it; publishes its ticket if the count said so (Low: always); reads the shutdown flag again, and if set and the last
- * look has begun, dequeues one ticket, if the look left one, and runs it. A ticket's run (or hand-back): one compare-and-swap (one ticket less,
+ * it; publishes its ticket if the count said so (Low: always); reads the shutdown flag again, ticket or not, and if set
+ * and the last look has begun, runs one leftover the look left: a ticket from the queue, else a lane's item. A ticket's run (or hand-back): one compare-and-swap (one ticket less,
  * one item claimed if any is counted), then the claimed item's dequeue, which waits for an enqueue in progress. The
  * worker checks the abandon flag before each look, then takes a High item directly (claim, dequeue) or a ticket. The
  * shutdown: Begin's exchange, then (once the worker exited) the first look, the last-look flag, the second look; each
@@ -125,13 +125,22 @@ proctype producer(byte id) {
   added = added | (1 << id);
   if
   :: ticket ->
-     queue++;                                        /* Publish: the ticket is queued, a full fence */
-     if
-     :: atomic { shut && finished && queue > 0 -> queue-- };  /* past the last look: the producer runs one ticket */
-        run_ticket(x, got)
-     :: atomic { !(shut && finished && queue > 0) -> skip }   /* open, left to the looks, or the last look took it */
-     fi
-  :: else -> skip                                    /* a ticket outstanding covers it */
+     queue++                                         /* Publish: the ticket is queued, a full fence */
+  :: else -> skip                                    /* a ticket outstanding covers it: nothing published */
+  fi;
+  /* Either way, then the shutdown flag (OnQueuedDuringShutdown): past the last look the producer runs one leftover,
+     the queue's first (a ticket), else a lane's (TryTakeLeftover). A producer whose item a ticket outstanding covers
+     does the same: without it, that item waited for the ticket's producer, however long it was stopped, and ran on its
+     thread after the shutdown returned. */
+  if
+  :: atomic { shut && finished && queue > 0 -> queue-- }; run_ticket(x, got)
+#ifndef LOW
+  :: atomic { shut && finished && queue == 0 && high > 0 -> high-- }; lane?x; TAKE(x)
+  :: atomic { !(shut && finished && (queue > 0 || high > 0)) -> skip }  /* open, left to the looks, or nothing left */
+#else
+  :: atomic { shut && finished && queue == 0 && len(lane) > 0 -> lane?x }; TAKE(x)
+  :: atomic { !(shut && finished && (queue > 0 || len(lane) > 0)) -> skip }
+#endif
   fi;
   accepted = accepted | (1 << id);
 out:

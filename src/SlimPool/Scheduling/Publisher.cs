@@ -271,6 +271,15 @@ internal sealed class Publisher : IAcceptedWorkPublisher
         else
         {
             _gate?.Release(); // a ticket outstanding covers the item and holds a slot for it
+
+            // That ticket's producer may not have published it yet, and if the shutdown's last look took that
+            // producer's item meanwhile, this one would wait for it, and run on its thread after the shutdown. Past the
+            // add (a compare-and-swap, a full fence), a producer that finds the shutdown begun hands its item to it, as
+            // after a publish: the look takes it, or, past the last look, this thread runs one leftover.
+            if (_shutdown.IsShutDown)
+            {
+                _shutdown.OnQueuedDuringShutdown(IsOwnWorker);
+            }
         }
     }
 

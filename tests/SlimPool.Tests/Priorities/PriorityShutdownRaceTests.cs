@@ -79,4 +79,68 @@ public sealed class PriorityShutdownRaceTests
 
         Assert.True(runs[DuringShutdown, Racing] + runs[LateProducer, Racing] + runs[HandedBack, Racing] == 1, table);
     }
+
+    public static TheoryData<WorkQueueKind, IdleWaitKind, ShutdownMode> HighCases()
+    {
+        var cases = new TheoryData<WorkQueueKind, IdleWaitKind, ShutdownMode>();
+        foreach (var row in TestPools.QueueAndIdleWaits())
+        {
+            foreach (ShutdownMode mode in (ShutdownMode[])[ShutdownMode.Abandon, ShutdownMode.Drain])
+            {
+                cases.Add((WorkQueueKind)row[0], (IdleWaitKind)row[1], mode);
+            }
+        }
+
+        return cases;
+    }
+
+    [Theory]
+    [MemberData(nameof(HighCases))]
+    public void ShutdownAsync_HighItemAddedPastTheLastLookUnderAnotherProducersOwedTicket_RunsOnItsOwnProducer(WorkQueueKind queue, IdleWaitKind idleWait, ShutdownMode mode)
+    {
+        // The owed ticket's producer is stopped between its add and its publish; the shutdown's last look takes that
+        // producer's item from the lane. A second producer, accepted before the shutdown, adds its High item after the
+        // last look: the owed ticket covers it, so it publishes nothing. It must still run its item before it returns,
+        // not leave it for the stopped producer to run on its thread whenever it resumes. (An adversarial hunt: it ran
+        // only once the first producer published its ticket.)
+        SlimThreadPool pool = TestPools.Create(1, o =>
+        {
+            o.Queue = queue;
+            o.IdleWait = idleWait;
+        });
+        using (var lanesMade = new ManualResetEventSlim())
+        {
+            Assert.True(pool.TryQueue(lanesMade.Set, WorkItemPriority.High));
+            Bounded.Wait(lanesMade, "the first High item, which makes the lanes");
+        }
+
+        // Its ticket too is done (the worker may have taken the item straight from the lane, the ticket still queued).
+        Bounded.Wait(pool.WaitForIdleAsync(), "the first High item's ticket");
+
+        PriorityLanes lanes = pool.Lanes!;
+        int owedRuns = 0;
+        Assert.True(lanes.Add(WorkItemPriority.High, new QueuedWorkItem((Action)(() => Interlocked.Increment(ref owedRuns)), null, null)), "the first producer owes a ticket");
+        ShutdownResult result = Bounded.Result(pool.ShutdownAsync(mode), "the shutdown");
+        Assert.Equal(mode == ShutdownMode.Drain ? 1 : 0, owedRuns); // the last look took the first producer's item
+        Assert.Equal(mode == ShutdownMode.Abandon ? 1 : 0, result.AbandonedCount);
+
+        // The second producer, past the pool's flag before the shutdown, now publishes into the lane.
+        var second = new CountingItem();
+        pool.Publisher.PublishAccepted(second, preferLocal: false, WorkItemPriority.High);
+        Assert.Equal(1, second.Runs);
+
+        // The first producer resumes: its ticket finds nothing left.
+        pool.Publisher.PublishAccepted(lanes.TicketFor(WorkItemPriority.High), preferLocal: false);
+        Assert.Equal(1, second.Runs);
+        Assert.Equal(mode == ShutdownMode.Drain ? 1 : 0, owedRuns);
+    }
+
+    private sealed class CountingItem : IWorkItem
+    {
+        private int _runs;
+
+        public int Runs => Volatile.Read(ref _runs);
+
+        public void Execute() => Interlocked.Increment(ref _runs);
+    }
 }
