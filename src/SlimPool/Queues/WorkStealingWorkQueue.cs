@@ -250,7 +250,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
         WorkerQueues?[] locals = _locals;
         for (int i = 0; i < locals.Length; i++)
         {
-            int index = local.NextFairVictim(locals.Length);
+            int index = local.NextSiblingFirstVictim(locals.Length);
             WorkerQueues? victim = locals[index];
             if (victim is null || victim == local)
             {

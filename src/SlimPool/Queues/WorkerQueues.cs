@@ -54,6 +54,13 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
     /// <summary>Owner only: its fair looks so far; every other one looks at a sibling first (<see cref="NextFairLookAtSiblingFirst"/>).</summary>
     private int _fairLooks;
 
+    /// <summary>
+    /// Owner only: the index its last sibling-first fair look visited (<see cref="NextSiblingFirstVictim"/>). A counter of
+    /// its own: shared with the other fair looks, which alternate with these and step it too, an even number of siblings
+    /// (an odd number of workers) left these looks visiting every other sibling only.
+    /// </summary>
+    private int _siblingFirstVictim;
+
     /// <summary>Owner only: each sibling's slot version at this worker's last fair look at it (by sibling index).</summary>
     private long[] _slotVersionsSeen = [];
 
@@ -157,6 +164,14 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
         int next = _fairVictim + 1;
         _fairVictim = next < count ? next : 0;
         return _fairVictim;
+    }
+
+    /// <summary>Owner only: the sibling its next sibling-first fair look visits (each in turn, itself included).</summary>
+    public int NextSiblingFirstVictim(int count)
+    {
+        int next = _siblingFirstVictim + 1;
+        _siblingFirstVictim = next < count ? next : 0;
+        return _siblingFirstVictim;
     }
 
     /// <summary>

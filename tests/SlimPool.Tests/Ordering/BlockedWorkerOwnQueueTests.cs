@@ -99,4 +99,81 @@ public sealed class BlockedWorkerOwnQueueTests
         long waited = Volatile.Read(ref stepsWhenChildStarted) - Volatile.Read(ref stepsWhenChildQueued);
         Assert.True(waited <= bound, $"the child on the blocked worker's {(childInRing ? "ring" : "slot")} started {waited} chain steps on its sibling after it was queued (bound {bound})");
     }
+
+    [Theory]
+    [InlineData(3, IdleWaitKind.SpinThenPark)]
+    [InlineData(3, IdleWaitKind.AutoResetEvent)]
+    [InlineData(4, IdleWaitKind.SpinThenPark)]
+    [InlineData(5, IdleWaitKind.SpinThenPark)]
+    public void Queue_ItemsOnTheSlotsOfEveryOtherBlockedWorker_AllStartWhileTheLastWorkerRunsAChain(int workers, IdleWaitKind idleWait)
+    {
+        // Every sibling is visited in turn: when the sibling-first fair looks shared their round robin with the others,
+        // which alternate with them, an odd number of workers left them visiting every other sibling only, and some
+        // blocked workers' items never started while the chain ran (an adversarial review: 3 and 5 workers).
+        int blockers = workers - 1;
+        const int ChainLength = 2_000_000; // a cap, so that a failing run ends
+        using SlimThreadPool pool = TestPools.Create(workers, o =>
+        {
+            o.Queue = WorkQueueKind.WorkStealing;
+            o.IdleWait = idleWait;
+            o.StarvationTimeout = Timeout.InfiniteTimeSpan;
+        });
+        using var release = new ManualResetEventSlim();
+        using var chainDone = new ManualResetEventSlim();
+        using var allDone = new CountdownEvent(workers);
+        int blocked = 0;
+        int running = 0;
+        int started = 0;
+        long chainSteps = 0;
+        long[] startedAt = [.. Enumerable.Repeat(-1L, blockers)];
+
+        void Step(object? _)
+        {
+            if (Interlocked.Increment(ref chainSteps) < ChainLength && Volatile.Read(ref started) < blockers)
+            {
+                pool.Queue<object?>(Step, null, preferLocal: true);
+            }
+            else
+            {
+                chainDone.Set();
+            }
+        }
+
+        // Each blocker waits until every worker runs an item, queues a child on its own slot, and blocks.
+        Action Blocker(int id) => () =>
+        {
+            Interlocked.Increment(ref running);
+            Bounded.Until(() => Volatile.Read(ref running) >= workers, "every worker to run an item");
+            pool.Queue(() =>
+            {
+                Volatile.Write(ref startedAt[id], Interlocked.Read(ref chainSteps));
+                Interlocked.Increment(ref started);
+            });
+            Interlocked.Increment(ref blocked);
+            Bounded.Wait(release, "the release");
+            allDone.Signal();
+        };
+
+        // The last worker waits until every blocker queued its child and blocked, then runs a chain on its own slot.
+        pool.Queue(() =>
+        {
+            Interlocked.Increment(ref running);
+            Bounded.Until(() => Volatile.Read(ref blocked) >= blockers, "every blocker to block");
+            pool.Queue<object?>(Step, null, preferLocal: true);
+            allDone.Signal();
+        });
+        for (int b = 0; b < blockers; b++)
+        {
+            pool.Queue(Blocker(b));
+        }
+
+        Bounded.Wait(chainDone, "the chain");
+        long[] seen = [.. startedAt.Select((_, i) => Volatile.Read(ref startedAt[i]))];
+        release.Set();
+        Bounded.Wait(allDone, "every item");
+        long bound = 3L * blockers * 2 * WorkStealingWorkQueue.FairInterval;
+        Assert.True(
+            seen.All(at => at >= 0 && at <= bound),
+            $"the children started at chain steps [{string.Join(", ", seen)}] (-1: not while the chain ran {ChainLength} steps; bound {bound})");
+    }
 }
