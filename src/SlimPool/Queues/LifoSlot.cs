@@ -18,7 +18,9 @@ namespace SlimPool.Queues;
 /// finds the version moved without it (<c>_ownerVersion</c>, the version after the owner's own last change).</para>
 /// <para><b>Grace.</b> A thief leaves the slot to its owner for about 5 µs (<see cref="TryStealAfterGrace"/>):
 /// an owner that pops its chain's next item within that time keeps it; one that is busy longer (a long item, or one
-/// that blocks) loses it.</para>
+/// that blocks) loses it. A worker's fair look takes it without waiting (<see cref="TryStealIfStill"/>) only when the
+/// version it read at its previous fair look at this slot has not moved since: the owner left that entry untaken for
+/// at least that long.</para>
 /// </remarks>
 internal sealed class LifoSlot
 {

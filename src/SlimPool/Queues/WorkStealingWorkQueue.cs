@@ -241,10 +241,11 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
 
     // A fair look at one sibling first (the next at each such look): its batch's oldest, else its ring's oldest, else its
     // slot's entry if the slot still holds the very entry it held at this worker's previous such look at it (its
-    // version unchanged: the owner has not taken it since, so it is busy or blocked, and the wait was a grace far longer
-    // than TrySteal's). A sibling whose item blocks without saying so would otherwise keep what it queued itself for as
-    // long as this worker finds work of its own and never steals. Each take moves the one item straight to this worker,
-    // so nothing is in transit.
+    // version unchanged: the owner has not taken it since, so it is busy or blocked; the two looks are at least
+    // 2 × FairInterval of this worker's looks apart, a grace that costs one read). A sibling whose item blocks without
+    // saying so would otherwise keep what it queued itself for as long as this worker finds work of its own and never
+    // steals. Each take moves the one item straight to this worker, so nothing is in transit. A take that fails here
+    // only ends the fair look: the rest of TryDequeue still looks everywhere, so its contract is kept there.
     private bool TryTakeFromSibling(WorkerQueues local, out QueuedWorkItem item)
     {
         WorkerQueues?[] locals = _locals;

@@ -71,26 +71,17 @@ internal sealed class AutoResetEventIdleWait : IdleWait
                 return true;
             }
 
-            int keep = CurrentWorker.QueueKeepMillisecondsAtPark();
+            int keep = CurrentWorker.QueueKeepMillisecondsAtPark(ref millisecondsTimeout);
             if (keep >= 0)
             {
                 // The group queues this worker kept (DeferredQueueDrops) stay while it waits a short while, and go once
                 // that passes, so an idle pool keeps none; dropping an empty queue queues nothing.
-                if (millisecondsTimeout >= 0)
-                {
-                    keep = Math.Min(keep, millisecondsTimeout);
-                }
-
                 if (keep > 0 && _event.WaitOne(keep))
                 {
                     return t_woken = true;
                 }
 
                 CurrentWorker.DropKeptQueues();
-                if (millisecondsTimeout >= 0)
-                {
-                    millisecondsTimeout -= keep;
-                }
             }
 
             // A spare that times out may leave a Set behind for nobody in particular: the event stays set and the

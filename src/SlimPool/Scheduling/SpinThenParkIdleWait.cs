@@ -157,27 +157,18 @@ internal sealed class SpinThenParkIdleWait : IdleWait
         }
 
         // Whoever unparks us has moved us from parked to searching.
-        int keep = CurrentWorker.QueueKeepMillisecondsAtPark();
+        int keep = CurrentWorker.QueueKeepMillisecondsAtPark(ref millisecondsTimeout);
         if (keep >= 0)
         {
             // The group queues this worker kept (DeferredQueueDrops) stay while it is parked a short while, and go once
             // that passes, so an idle pool keeps none. Dropping an empty queue queues nothing and wakes nobody, so it
             // needs nothing of the announce; a wake that comes during the drop leaves its permit for the park below.
-            if (millisecondsTimeout >= 0)
-            {
-                keep = Math.Min(keep, millisecondsTimeout);
-            }
-
             if (keep > 0 && slot.Parker.Park(keep))
             {
                 return true;
             }
 
             CurrentWorker.DropKeptQueues();
-            if (millisecondsTimeout >= 0)
-            {
-                millisecondsTimeout -= keep;
-            }
         }
 
         if (millisecondsTimeout < 0)

@@ -58,10 +58,25 @@ internal static class CurrentWorker
 
     /// <summary>
     /// The current worker is parking: how many milliseconds of parking it still keeps its groups' queues for before it
-    /// drops them (<see cref="DeferredQueueDrops.KeepMillisecondsAtPark"/>); -1 when it keeps none.
+    /// drops them (<see cref="DeferredQueueDrops.KeepMillisecondsAtPark"/>), within its park's timeout, which loses that
+    /// much (a timeout of -1 is infinite and stays so); -1 when it keeps none.
     /// </summary>
-    public static int QueueKeepMillisecondsAtPark() =>
-        t_queueDrops is { IsEmpty: false } drops ? drops.KeepMillisecondsAtPark() : -1;
+    public static int QueueKeepMillisecondsAtPark(ref int millisecondsTimeout)
+    {
+        if (t_queueDrops is not { IsEmpty: false } drops)
+        {
+            return -1;
+        }
+
+        int keep = drops.KeepMillisecondsAtPark();
+        if (millisecondsTimeout >= 0)
+        {
+            keep = Math.Min(keep, millisecondsTimeout);
+            millisecondsTimeout -= keep;
+        }
+
+        return keep;
+    }
 
     public static void Leave()
     {
