@@ -47,7 +47,8 @@ namespace SlimPool.Groups;
 /// (<c>SerialQueueBenchmarks</c>, streaming: about 34 ns an item with them on one line, 23 apart). The fields are
 /// therefore laid out by hand: <c>_accepted</c> first, the fields a turn
 /// reads per item from offset 64 on (64 bytes past it, so on another line wherever the object starts), the rarely
-/// touched ones between; no padding is added, so a group stays as small as before.</para>
+/// touched ones between; no padding is added, so a group stays as small as before. <c>_shortItems</c>, a turn's hint to
+/// the next (<see cref="TurnQuantum.IsShort"/>), shares the producers' line and is written only when it changes.</para>
 /// <para><b>Serial groups.</b> With one turn, one thread at a time takes items from the queue, in its order; a turn
 /// ends with a full fence (the decrement, or the pool's queueing of it) that the next turn's taking or dequeueing
 /// pairs with, so each item sees what the one before it wrote.</para>
@@ -94,7 +95,9 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     [FieldOffset(56)]
     private int _turns;                          // producers read it once an item; turns write it when they end
     [FieldOffset(60)]
-    private readonly WorkItemPriority _priority;
+    private readonly sbyte _priority;            // a WorkItemPriority (-1 to 1) in a byte, leaving room for the next field
+    [FieldOffset(61)]
+    private bool _shortItems;                    // the latest turn's quantum last read short items (TurnQuantum.IsShort)
     [FieldOffset(64)]
     private readonly SlimThreadPool _pool;
     [FieldOffset(72)]
@@ -119,7 +122,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         _maxTurnTicks = options.MaxTurnDuration == Timeout.InfiniteTimeSpan
             ? 0
             : Math.Max(1, (long)(options.MaxTurnDuration.TotalSeconds * Stopwatch.Frequency));
-        _priority = options.Priority;
+        _priority = (sbyte)options.Priority;
     }
 
     private static TaskCompletionSource CompletedSignal()
@@ -136,7 +139,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     public bool IsClosed => Volatile.Read(ref _closed) != 0;
 
     /// <summary>The priority the group's turns are queued with.</summary>
-    public WorkItemPriority Priority => _priority;
+    public WorkItemPriority Priority => (WorkItemPriority)_priority;
 
     /// <summary>Leaves the group whose item the current thread runs, if any, for an item that is not the group's.</summary>
     /// <returns>The group left, to give to <see cref="Return"/>.</returns>
@@ -317,7 +320,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         Interlocked.Exchange(ref _swept, 1);
         if (!IsQueueEmpty && TryTakeTurn())
         {
-            _pool.Publisher.PublishAccepted(this, preferLocal: false, _priority);
+            _pool.Publisher.PublishAccepted(this, preferLocal: false, Priority);
         }
         else
         {
@@ -383,7 +386,9 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         WorkItemDurations durations = _pool.Durations;
         bool naming = _pool.SlowItems is not null; // the slow-item watch reads what each worker runs
         long counted = 0; // items run this turn and not yet added to _ran
-        var quantum = new TurnQuantum(_maxItemsPerTurn, _maxTurnTicks);
+        // A hint from the group's previous turn (TurnQuantum.IsShort): read and written by the turns only, a plain field;
+        // two turns of a wider group may race on it, and either value is safe.
+        var quantum = new TurnQuantum(_maxItemsPerTurn, _maxTurnTicks, _shortItems);
         WorkerState? worker = _pool.OwnWorkerState; // where the pool counts this turn's items
         naming &= worker is not null;
 
@@ -397,12 +402,14 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
                 // The pool is abandoning: keep the turn and queue it again, so the pool's shutdown hands the group's
                 // items back with its own.
                 AddRan(counted);
-                _pool.Publisher.PublishAccepted(this, preferLocal: false, _priority);
+                KeepShortItems(quantum);
+                _pool.Publisher.PublishAccepted(this, preferLocal: false, Priority);
                 return;
             }
 
             if (IsSweeping || !TryTake(out QueuedWorkItem item))
             {
+                KeepShortItems(quantum);
                 bool again = EndTurn(counted);
                 counted = 0;
                 if (!again)
@@ -435,7 +442,8 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
                     // Quantum spent with items waiting here and elsewhere: give the worker back, keeping the turn, which
                     // goes behind what the pool has queued (its shared queue, not this worker's own slot).
                     AddRan(counted);
-                    _pool.Publisher.PublishAccepted(this, preferLocal: false, _priority);
+                    KeepShortItems(quantum);
+                    _pool.Publisher.PublishAccepted(this, preferLocal: false, Priority);
                     return;
                 }
 
@@ -443,6 +451,16 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
                 counted = 0;
                 quantum.Restart();
             }
+        }
+    }
+
+    // Keeps the turn's verdict on its items for the group's next turn, before the turn is given back or queued again (the
+    // next turn starts after either); stored only when it changed, since producers read this cache line.
+    private void KeepShortItems(in TurnQuantum quantum)
+    {
+        if (quantum.IsShort != _shortItems)
+        {
+            _shortItems = quantum.IsShort;
         }
     }
 
@@ -567,7 +585,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         // With every turn held, the holders take the item.
         if (TryTakeTurn())
         {
-            _pool.Publisher.PublishAccepted(this, preferLocal: true, _priority);
+            _pool.Publisher.PublishAccepted(this, preferLocal: true, Priority);
         }
     }
 
@@ -589,7 +607,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
 
         for (int i = 0; i < count && TryTakeTurn(); i++)
         {
-            _pool.Publisher.PublishAccepted(this, preferLocal: true, _priority);
+            _pool.Publisher.PublishAccepted(this, preferLocal: true, Priority);
         }
     }
 

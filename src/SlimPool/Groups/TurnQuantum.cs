@@ -16,6 +16,10 @@ namespace SlimPool.Groups;
 /// timed after it, so a quantum of items of similar length ends within twice the limit, or after its second item when
 /// a single item reaches it. A later quantum of the same turn starts its clock at its start (<see cref="Restart"/>) and
 /// reads it after its 1st, 2nd, 4th, 8th, ... item.</para>
+/// <para>A turn of a group whose previous turn read short items last starts as a later quantum after short ones does:
+/// its first read comes after <see cref="ShortSkip"/> timed items. A serial queue that other groups' turns interleave
+/// yields after every quantum, so each of its turns is a first quantum; without this it would read the clock six times
+/// every 32 items instead of three.</para>
 /// <para>When the last read of a quantum shows its items short (the whole quantum at that rate under half the limit),
 /// the next quantum of the same turn skips the reads after its first <see cref="ShortSkip"/> items and reads from the
 /// <see cref="ShortSkip"/>-th on (three reads a quantum of 32 instead of six). For items of similar length this
@@ -38,20 +42,34 @@ internal struct TurnQuantum
     private long _startedAt;
     private bool _short;                  // the quantum's latest read showed short items
 
-    /// <summary>Starts a turn's first quantum, with every read; its clock starts at the turn's second item.</summary>
+    /// <summary>Starts a turn's first quantum; its clock starts at the turn's second item.</summary>
     /// <param name="maxItems">Items a quantum may run (at least 1).</param>
     /// <param name="maxTicks">Stopwatch ticks a quantum may run; 0 for no time limit.</param>
+    /// <param name="startShort">
+    /// Whether the group's previous turn last read short items (<see cref="IsShort"/>): the first read then comes after
+    /// <see cref="ShortSkip"/> timed items, as in a later quantum after short ones, instead of after the first.
+    /// </param>
     /// <param name="clock">The clock, for tests; null reads <see cref="Stopwatch.GetTimestamp"/>.</param>
-    public TurnQuantum(int maxItems, long maxTicks, Func<long>? clock = null)
+    public TurnQuantum(int maxItems, long maxTicks, bool startShort = false, Func<long>? clock = null)
     {
         Debug.Assert(maxItems >= 1, "a quantum runs at least one item");
         _maxItems = maxItems;
         _maxTicks = maxTicks;
         _clock = clock;
         _lastRead = maxItems <= 1 ? 0 : 1 << (31 - int.LeadingZeroCount(maxItems - 1));
-        _nextRead = maxTicks == 0 || maxItems <= 2 ? 0 : 2; // a quantum of two is spent by its count at the first read
+        _short = startShort;
+
+        // A quantum of two is spent by its count at its first read. Otherwise the first read comes after the second item
+        // (the first timed one), or, after short items, after ShortSkip timed ones: the untimed first item and the skip.
+        _nextRead = maxTicks == 0 || maxItems <= 2 ? 0 : startShort ? 1 + Math.Min(ShortSkip, _lastRead) : 2;
         _clockPending = _nextRead != 0;
     }
+
+    /// <summary>
+    /// Whether the latest read showed short items (the whole quantum at their rate under half the limit), or, before
+    /// any read, what the quantum started with. A group keeps it from one turn to its next.
+    /// </summary>
+    public readonly bool IsShort => _short;
 
     /// <summary>
     /// The turn took its next item and is about to run it: at the first quantum's second item, the clock starts. A turn

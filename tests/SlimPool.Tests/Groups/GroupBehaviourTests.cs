@@ -7,6 +7,18 @@ namespace SlimPool.Tests.Groups;
 /// <summary>What a group promises beyond the contract: order, its limit, fairness, no worker held waiting for it.</summary>
 public sealed class GroupBehaviourTests
 {
+    [Theory]
+    [InlineData(WorkItemPriority.Low)]
+    [InlineData(WorkItemPriority.Normal)]
+    [InlineData(WorkItemPriority.High)]
+    public void CreateGroup_EachPriority_GroupKeepsIt(WorkItemPriority priority)
+    {
+        using SlimThreadPool pool = TestPools.Create(workers: 1);
+        using SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { Priority = priority });
+
+        Assert.Equal(priority, group.Priority);
+    }
+
     [Fact]
     public void SerialGroup_ManyItemsOnAWidePool_RunOneAtATimeInOrderSeeingEachOthersWrites()
     {

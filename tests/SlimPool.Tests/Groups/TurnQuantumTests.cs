@@ -13,7 +13,7 @@ public sealed class TurnQuantumTests
     public void OnItemRan_NoTimeLimit_SpentAtTheCountWithoutReadingTheClock()
     {
         var clock = new FakeClock();
-        var quantum = new TurnQuantum(4, maxTicks: 0, clock.Read);
+        var quantum = new TurnQuantum(4, maxTicks: 0, clock: clock.Read);
 
         Assert.Equal(4, RunUntilSpent(ref quantum, clock, ticksPerItem: 1_000_000));
         Assert.Equal(0, clock.Reads);
@@ -23,7 +23,7 @@ public sealed class TurnQuantumTests
     public void OnItemTaken_TurnOfOneItem_ReadsNoClock()
     {
         var clock = new FakeClock();
-        var quantum = new TurnQuantum(32, maxTicks: 1_000, clock.Read);
+        var quantum = new TurnQuantum(32, maxTicks: 1_000, clock: clock.Read);
 
         quantum.OnItemTaken();
         clock.Advance(5_000); // longer than the limit: the turn ends after it anyway, its queue empty
@@ -36,7 +36,7 @@ public sealed class TurnQuantumTests
     public void OnItemTaken_SecondItem_StartsTheClockOnce()
     {
         var clock = new FakeClock();
-        var quantum = new TurnQuantum(32, maxTicks: 1_000, clock.Read);
+        var quantum = new TurnQuantum(32, maxTicks: 1_000, clock: clock.Read);
 
         Assert.Equal(2, RunUntilSpent(ref quantum, clock, ticksPerItem: 1_000)); // the clock from the 2nd item: 1,000 after it
         Assert.Equal(2, clock.Reads); // the start at the 2nd item, the read after it
@@ -51,7 +51,7 @@ public sealed class TurnQuantumTests
     public void OnItemRan_ItemsOfSimilarLength_SpentWithinTwiceTheLimit(long ticksPerItem, long maxTicks, int expectedItems)
     {
         var clock = new FakeClock();
-        var quantum = new TurnQuantum(32, maxTicks, clock.Read);
+        var quantum = new TurnQuantum(32, maxTicks, clock: clock.Read);
 
         int items = RunUntilSpent(ref quantum, clock, ticksPerItem);
 
@@ -63,7 +63,7 @@ public sealed class TurnQuantumTests
     public void OnItemRan_ShortItems_LaterQuantaSkipTheEarlyReads()
     {
         var clock = new FakeClock();
-        var quantum = new TurnQuantum(32, maxTicks: 1_000, clock.Read);
+        var quantum = new TurnQuantum(32, maxTicks: 1_000, clock: clock.Read);
 
         Assert.Equal(32, RunUntilSpent(ref quantum, clock, ticksPerItem: 1));
         Assert.Equal(6, clock.Reads); // the start at the 2nd item, and after the 2nd, 3rd, 5th, 9th and 17th
@@ -78,10 +78,56 @@ public sealed class TurnQuantumTests
     }
 
     [Fact]
+    public void Constructor_StartShort_FirstQuantumSkipsTheEarlyReads()
+    {
+        var clock = new FakeClock();
+        var quantum = new TurnQuantum(32, maxTicks: 1_000, startShort: true, clock: clock.Read);
+
+        Assert.Equal(32, RunUntilSpent(ref quantum, clock, ticksPerItem: 1));
+        Assert.Equal(3, clock.Reads); // the start at the 2nd item, and after the 9th and the 17th (8 and 16 timed)
+        Assert.True(quantum.IsShort);
+    }
+
+    [Fact]
+    public void Constructor_StartShortThenLongItems_NoticedWithinTheSkipAndNotShortAfter()
+    {
+        var clock = new FakeClock();
+        var quantum = new TurnQuantum(32, maxTicks: 1_000, startShort: true, clock: clock.Read);
+
+        Assert.Equal(1 + TurnQuantum.ShortSkip, RunUntilSpent(ref quantum, clock, ticksPerItem: 200)); // 1,600 after 8 timed
+        Assert.False(quantum.IsShort); // the group's next turn reads from its second item again
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void IsShort_NoReadInTheTurn_KeepsWhatTheTurnStartedWith(bool startShort)
+    {
+        var clock = new FakeClock();
+        var quantum = new TurnQuantum(32, maxTicks: 1_000, startShort, clock: clock.Read);
+
+        quantum.OnItemTaken();
+        clock.Advance(5_000);
+        Assert.False(quantum.OnItemRan()); // one item, its queue then empty: no read
+
+        Assert.Equal(startShort, quantum.IsShort);
+        Assert.Equal(0, clock.Reads);
+    }
+
+    [Fact]
+    public void Constructor_StartShortSmallQuanta_FirstReadBeforeTheCount()
+    {
+        var clock = new FakeClock();
+        var quantum = new TurnQuantum(4, maxTicks: 100, startShort: true, clock: clock.Read);
+
+        Assert.Equal(3, RunUntilSpent(ref quantum, clock, ticksPerItem: 100)); // read after the 3rd (2 timed): 200 ticks
+    }
+
+    [Fact]
     public void OnItemRan_ShortFirstItemThenLongOnes_FirstQuantumKeepsEveryRead()
     {
         var clock = new FakeClock();
-        var quantum = new TurnQuantum(32, maxTicks: 1_000, clock.Read);
+        var quantum = new TurnQuantum(32, maxTicks: 1_000, clock: clock.Read);
 
         Assert.Equal(2, RunUntilSpent(ref quantum, clock, i => i == 1 ? 0 : 1_000)); // read after the 2nd: 1,000
     }
@@ -90,7 +136,7 @@ public sealed class TurnQuantumTests
     public void OnItemRan_TimeOnlyQuantaShortFirstItemThenLongOnes_SpentByTime()
     {
         var clock = new FakeClock();
-        var quantum = new TurnQuantum(int.MaxValue, maxTicks: 60_000_000_000, clock.Read);
+        var quantum = new TurnQuantum(int.MaxValue, maxTicks: 60_000_000_000, clock: clock.Read);
 
         int items = RunUntilSpent(ref quantum, clock, i => i == 1 ? 10 : 1_000_000, maxItems: 200_000);
 
@@ -101,7 +147,7 @@ public sealed class TurnQuantumTests
     public void OnItemRan_ItemsTurnLongAfterShortQuanta_NoticedWithinTheSkip()
     {
         var clock = new FakeClock();
-        var quantum = new TurnQuantum(32, maxTicks: 1_000, clock.Read);
+        var quantum = new TurnQuantum(32, maxTicks: 1_000, clock: clock.Read);
         RunUntilSpent(ref quantum, clock, ticksPerItem: 1);
         quantum.Restart();
 
@@ -116,7 +162,7 @@ public sealed class TurnQuantumTests
     public void OnItemRan_ItemsTurnLongAfterTheLastRead_NoticedWithinTheSkipOfTheNextQuantum()
     {
         var clock = new FakeClock();
-        var quantum = new TurnQuantum(32, maxTicks: 1_000, clock.Read);
+        var quantum = new TurnQuantum(32, maxTicks: 1_000, clock: clock.Read);
         RunUntilSpent(ref quantum, clock, ticksPerItem: 1);
         quantum.Restart();
 
@@ -131,7 +177,7 @@ public sealed class TurnQuantumTests
     public void Restart_SteadyItems_EveryQuantumRunsItsCount(long firstItemTicks, long ticksPerItem, long maxTicks)
     {
         var clock = new FakeClock();
-        var quantum = new TurnQuantum(32, maxTicks, clock.Read);
+        var quantum = new TurnQuantum(32, maxTicks, clock: clock.Read);
         var sizes = new List<int>();
         for (int q = 0; q < 20; q++)
         {
@@ -146,7 +192,7 @@ public sealed class TurnQuantumTests
     public void OnItemRan_LongLimitAndManyItems_NoOverflowInTheShortTest()
     {
         var clock = new FakeClock();
-        var quantum = new TurnQuantum(int.MaxValue, maxTicks: long.MaxValue / 8 * 2, clock.Read);
+        var quantum = new TurnQuantum(int.MaxValue, maxTicks: long.MaxValue / 8 * 2, clock: clock.Read);
 
         quantum.OnItemTaken();
         clock.Advance(long.MaxValue / 8); // a long first item, before the clock starts
@@ -165,7 +211,7 @@ public sealed class TurnQuantumTests
             for (long ticksPerItem = 1; ticksPerItem <= 150; ticksPerItem++)
             {
                 var clock = new FakeClock();
-                var quantum = new TurnQuantum(maxItems, MaxTicks, clock.Read);
+                var quantum = new TurnQuantum(maxItems, MaxTicks, clock: clock.Read);
 
                 long length = ticksPerItem;
                 int items = RunUntilSpent(ref quantum, clock, _ => length, maxItems: 2_000);
