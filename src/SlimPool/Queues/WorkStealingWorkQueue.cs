@@ -75,6 +75,93 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
         }
     }
 
+    /// <summary>
+    /// Whether nothing is queued but the workers' slots' entries: nothing a sibling may take at once. A slot's entry is
+    /// its owner's to run next, and a sibling takes it only once the owner has left it a while (a grace, or a whole watch
+    /// of <see cref="Scheduling.SpinThenParkIdleWait"/>), so an idle worker neither spins nor is woken for one.
+    /// </summary>
+    internal bool IsEmptyButSlots
+    {
+        get
+        {
+            if (!_injection.IsEmpty)
+            {
+                return false;
+            }
+
+            foreach (WorkerQueues? local in _locals)
+            {
+                if (local is not null && !local.IsEmptyButTheSlot)
+                {
+                    return false;
+                }
+            }
+
+            return true;
+        }
+    }
+
+    /// <summary>Whether some worker's slot holds an entry.</summary>
+    internal bool AnySlotHeld
+    {
+        get
+        {
+            foreach (WorkerQueues? local in _locals)
+            {
+                if (local is not null && !local.Slot.IsEmpty)
+                {
+                    return true;
+                }
+            }
+
+            return false;
+        }
+    }
+
+    /// <summary>
+    /// Reads every worker's slot version into <paramref name="versions"/> (by worker index, grown as workers attach);
+    /// true if some slot's version moved since <paramref name="versions"/> was last read (an entry put or taken since),
+    /// or if some slot holds an entry now (an odd version).
+    /// </summary>
+    internal bool ReadSlotVersions(ref long[] versions)
+    {
+        WorkerQueues?[] locals = _locals;
+        bool active = false;
+        if (versions.Length < locals.Length)
+        {
+            versions = new long[locals.Length];
+            active = true;
+        }
+
+        for (int i = 0; i < locals.Length; i++)
+        {
+            long version = locals[i]?.Slot.Version ?? 0;
+            active |= version != versions[i] || (version & 1) != 0;
+            versions[i] = version;
+        }
+
+        return active;
+    }
+
+    /// <summary>
+    /// Whether some slot still holds the entry it held when <paramref name="versions"/> was read (<see cref="ReadSlotVersions"/>):
+    /// its version has not moved, so its owner has neither taken that entry nor put another since.
+    /// </summary>
+    internal bool AnySlotEntryUnmoved(long[] versions)
+    {
+        WorkerQueues?[] locals = _locals;
+        int count = Math.Min(locals.Length, versions.Length);
+        for (int i = 0; i < count; i++)
+        {
+            if ((versions[i] & 1) != 0 && locals[i]?.Slot.Version == versions[i])
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     /// <inheritdoc />
     public int Count
     {

@@ -66,6 +66,9 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
 
     public bool IsEmpty => Slot.IsEmpty && Ring.IsEmpty && Batch.IsEmpty;
 
+    /// <summary>Whether the ring and the batch hold nothing: what a thief may take without a grace (the slot aside).</summary>
+    public bool IsEmptyButTheSlot => Ring.IsEmpty && Batch.IsEmpty;
+
     public int Count => (Slot.IsEmpty ? 0 : 1) + Ring.Count + Batch.Count;
 
     /// <summary>

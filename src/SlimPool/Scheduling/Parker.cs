@@ -52,6 +52,32 @@ internal sealed class Parker
         }
     }
 
+    /// <summary>
+    /// Like <see cref="Park(int)"/>, but waits once: it may return early (a spurious wake-up), and it does not stretch the
+    /// wait to a clock tick (<see cref="Environment.TickCount64"/>, which <see cref="Park(int)"/> goes by, moves in steps of
+    /// a few milliseconds on some systems). For short periodic waits.
+    /// </summary>
+    /// <returns><see langword="true"/> if a permit was consumed.</returns>
+    public bool ParkOnce(int millisecondsTimeout)
+    {
+        lock (_gate)
+        {
+            if (!_permit)
+            {
+                _parked = true;
+                Monitor.Wait(_gate, millisecondsTimeout);
+                _parked = false;
+                if (!_permit)
+                {
+                    return false;
+                }
+            }
+
+            _permit = false;
+            return true;
+        }
+    }
+
     public void Unpark()
     {
         lock (_gate)
