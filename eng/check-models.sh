@@ -7,8 +7,10 @@
 #                             one wake check (idle waits); every item enqueued, then a turn for each (groups)
 #   SpinThenParkIdleWait.pml  BLOCKING (items may never return), WS (work-stealing refill in transit, and DECLINES:
 #                             steals that leave a lone item to its owner), STOP (wake-all on shutdown), SPARES=n
-#                             (retiring spares); broken: BROKEN (no re-check), BROKEN_RETIRE (a popped spare
-#                             retires), BROKEN_REFILL (a refill wakes nobody)
+#                             (retiring spares), SLOTS (entries on the workers' slots, whose owners may block, and the
+#                             parked workers that watch them); broken: BROKEN (no re-check), BROKEN_RETIRE (a popped spare
+#                             retires), BROKEN_REFILL (a refill wakes nobody), BROKEN_WATCH (no look after a watch ends),
+#                             BROKEN_SLOTWAKE (a slot's entry wakes nobody)
 #   AutoResetEventIdleWait.pml BLOCKING; broken: BROKEN (no re-check), BROKEN_CHAIN (merged Sets not passed on)
 #   StarvationGuard.pml       WS (refill in transit, and DECLINES), COMPUTE (items may also compute for ever: the
 #                             no-progress rule's compute-bound limit); broken: OLD_ARMING (armed only when every worker
@@ -75,6 +77,7 @@ b="-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3"
 c="-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=2"
 d="-DWORKERS=1 -DPRODUCERS=1 -DPUSHES=3"
 k="-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=2"
+e="-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=1"
 runs=(
   "$stp|$a|none" "$stp|$a -DBROKEN|some" "$stp|$a -DBLOCKING|none" "$stp|$a -DSTOP|none"
   "$stp|$a -DSPARES=1|none" "$stp|$a -DSPARES=1 -DBROKEN|some" "$stp|$a -DSPARES=1 -DBROKEN_RETIRE|some"
@@ -82,6 +85,8 @@ runs=(
   "$stp|$b -DBLOCKING -DWS -DDECLINES=0 -DBROKEN_REFILL|some" "$stp|$c -DBLOCKING -DWS|none"
   "$stp|$b -DSPARES=1|none" "$stp|$b -DSPARES=1 -DBROKEN_RETIRE|some"
   "$stp|$b -DBATCH -DBLOCKING|none" "$stp|$b -DBATCH -DBLOCKING -DBROKEN|some"
+  "$stp|$e -DBLOCKING -DSLOTS|none" "$stp|$e -DBLOCKING -DSLOTS -DSTOP|none"
+  "$stp|$e -DBLOCKING -DSLOTS -DBROKEN_WATCH|some" "$stp|$e -DBLOCKING -DSLOTS -DBROKEN_SLOTWAKE|some"
   "$are|$a|none" "$are|$a -DBROKEN|some" "$are|$a -DBLOCKING|none" "$are|$a -DBLOCKING -DBROKEN_CHAIN|some"
   "$are|$b|none" "$are|$b -DBROKEN|some" "$are|$b -DBLOCKING|none" "$are|$b -DBLOCKING -DBROKEN_CHAIN|some"
   "$are|$b -DBATCH -DBLOCKING|none" "$are|$b -DBATCH -DBLOCKING -DBROKEN_CHAIN|some"

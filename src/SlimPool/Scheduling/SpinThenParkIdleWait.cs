@@ -40,8 +40,10 @@ namespace SlimPool.Scheduling;
 /// <para><b>Model.</b> <c>SpinThenParkIdleWait.pml</c> beside this file is a Promela model of this class and of
 /// the producer's side; <c>eng/check-models.sh</c> checks with Spin that no execution strands an item while
 /// every worker is parked, that no wake is issued while a worker searches, and that wakes stay within twice the
-/// pushes, and that removing the re-check in <see cref="WaitForWork"/> breaks the first property. Each step of
-/// the model names the method it mirrors.</para>
+/// pushes, and that removing the re-check in <see cref="WaitForWork"/> breaks the first property; with slots
+/// (<c>-DSLOTS</c>), that no slot's entry is left behind its blocked owner while a worker is parked, which leaving out
+/// the look after a watch ends, or the wake for a slot's entry, breaks. Each step of the model names the method it
+/// mirrors.</para>
 /// <para><b>Ownership.</b> <c>Slot.IsSearching</c> is read and written only by its worker; a waker that moves
 /// a worker from parked to searching changes only the shared count, and the worker sets its flag when it
 /// returns from <see cref="Parker.Park()"/>.</para>

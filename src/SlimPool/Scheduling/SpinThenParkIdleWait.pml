@@ -29,6 +29,19 @@
  * step, then one wake check; the workers' chain must wake a worker for each item that needs one.
  * With -DSTOP a stopper sets IsStopping and wakes every parked worker (IdleWait.Stop, WakeAll) once the producers are
  * done; workers exit when they see it and the queue empty. Then no worker may stay parked.
+ * With -DSLOTS the work-stealing queue's slots (the remarks' "Slots"): a worker that took an item may push an entry onto
+ * its own slot (WorkerQueues.Push: plain stores, then the publisher's full fence and wake check), then return and take
+ * it itself, or block for ever with it there (needs -DBLOCKING). The spin and the re-check look at the items only; a
+ * worker's look takes its own slot first, then an item, then a sibling's slot: at once if that sibling is blocked (its
+ * grace runs out), or maybe not if it is not (it may take the entry itself first). A parking worker that found nothing
+ * watches (Watch): marked watching under the lock if still on the stack, then, each watch, a wake or the watch's end:
+ * an entry of a blocked owner did not move, so it leaves the stack and searches; a held entry may have moved (its owner
+ * runs), and it watches on; or it stops watching (its looks quiet, or a spare's budget spent): unmarked under the lock,
+ * then a look at the whole queue, the slots included. The producer's wake check wakes for an item as before, and for a
+ * slot's entry (a separate read of the slots) only while the state shows nobody watching. The property at quiescence:
+ * no slot holds an entry while a worker is parked (a watcher is never quiescent: its watch can always end). With
+ * -DBROKEN_WATCH the look after a watch stops is left out, and with -DBROKEN_SLOTWAKE the producer never wakes anyone for
+ * a slot's entry: Spin must find an entry stranded behind its blocked owner in each.
  *
  * Memory model: Promela executes each statement atomically in one global order (sequential consistency).
  * The C# code makes the accesses that matter sequentially consistent with full fences: the producer's
@@ -73,11 +86,24 @@ byte retired = 0;
 byte refills = 0;
 byte exited = 0;
 bool stopping = false;
+#ifndef SLOTPUSHES
+#define SLOTPUSHES 1        /* -DSLOTS: how many slot pushes in all */
+#endif
+bool held[WORKERS];            /* -DSLOTS: the worker's slot holds an entry */
+bool blocked[WORKERS];         /* -DSLOTS: the worker blocked for ever in an item */
+bool watchingMe[WORKERS];      /* Slot.IsWatching, under _lock */
+byte watching = 0;             /* (_state >> 16) & 0xFFFF */
+byte slotPushes = 0;
+
+/* Whether some slot holds an entry (a read of every slot's version, one at a time in the code: WORKERS is small and the
+   reads race only with pushes and takes that the model orders anyway). */
+#define anyHeld (held[0] || (WORKERS > 1 && held[1]) || (WORKERS > 2 && held[2]))
+#define anyHeldBlocked ((held[0] && blocked[0]) || (WORKERS > 1 && held[1] && blocked[1]) || (WORKERS > 2 && held[2] && blocked[2]))
 
 /* SpinThenParkIdleWait.OnWorkQueued, after a publish and a full fence (a producer's, or a refill's): one load of the
    state word, then a separate look at the queue. */
 inline onWorkQueued(isProducer) {
-    atomic { seenSearching = searching; seenParked = parked };
+    atomic { seenSearching = searching; seenParked = parked; seenWatching = watching };
     if
     :: seenSearching == 0 && seenParked > 0 ->
         if
@@ -87,6 +113,9 @@ inline onWorkQueued(isProducer) {
             :: else -> skip
             fi;
             wakeOne()
+#if defined(SLOTS) && !defined(BROKEN_SLOTWAKE)
+        :: items == 0 && seenWatching == 0 && anyHeld -> wakeOne()   /* IsWakeDue: a slot's entry, nobody watching */
+#endif
         :: else -> skip
         fi
     :: else -> skip
@@ -115,7 +144,29 @@ inline tryUnannounce(me, stayAsSearcher, found) {
             if
             :: stayAsSearcher -> searching++
             :: else -> skip
+            fi;
+            if
+            :: watchingMe[me] -> watchingMe[me] = false; watching--   /* StopWatching */
+            :: else -> skip
             fi
+        :: else -> skip
+        fi
+    }
+}
+
+/* SpinThenParkIdleWait.TrySetWatching, under _lock: if `me` is still on the parked stack, mark it watching or not. */
+inline trySetWatching(me, on, found) {
+    atomic {
+        i = 0;
+        found = false;
+        do
+        :: i < top && stack[i] == me -> found = true; break
+        :: i < top && stack[i] != me -> i++
+        :: i >= top -> break
+        od;
+        if
+        :: found && on -> watchingMe[me] = true; watching++
+        :: found && !on -> watchingMe[me] = false; watching--
         :: else -> skip
         fi
     }
@@ -129,7 +180,11 @@ inline wakeOne() {
         if
         :: searching == 0 && top > 0 ->
             assert(searching == 0);    /* no herd: never wake while someone is searching */
-            top--; target = stack[top]; parked--; searching++; wakes++
+            top--; target = stack[top]; parked--; searching++; wakes++;
+            if
+            :: watchingMe[target] -> watchingMe[target] = false; watching--   /* StopWatching */
+            :: else -> skip
+            fi
         :: else -> skip
         fi
     }
@@ -141,7 +196,7 @@ inline wakeOne() {
 
 proctype Producer() {
     byte i = 0;
-    byte seenSearching, seenParked;
+    byte seenSearching, seenParked, seenWatching;
 #ifdef BATCH
     /* SlimThreadPool.QueueBatch: the whole batch (one chunk) claimed at once with its last compare-and-swap a full
        fence, then one wake check; a woken worker's chain wakes the next while items wait. */
@@ -173,7 +228,11 @@ active proctype Stopper() {
     do
     :: atomic {
         if
-        :: top > 0 -> top--; target = stack[top]; parked--; searching++
+        :: top > 0 -> top--; target = stack[top]; parked--; searching++;
+            if
+            :: watchingMe[target] -> watchingMe[target] = false; watching--
+            :: else -> skip
+            fi
         :: else -> break
         fi
        };
@@ -187,12 +246,16 @@ proctype Worker(byte me) {
     byte i;
     byte moving;                       /* -DWS: items of our refill not yet in our batch */
     bool found;
-    byte seenSearching, seenParked;
+    byte seenSearching, seenParked, seenWatching;
+    byte v;
     searching++;                       /* OnWorkerStarted */
 loop:
     /* SlimThreadPool.WorkerMain: _queue.TryDequeue */
     atomic {
         if
+#ifdef SLOTS
+        :: held[me] -> held[me] = false; found = true          /* its own slot first */
+#endif
         :: items > 0 -> items--; found = true
 #ifdef WS
         :: items > 0 && declines < DECLINES -> declines++; found = false   /* a steal's grace (see the top) */
@@ -200,6 +263,23 @@ loop:
         :: else -> found = false
         fi
     }
+#ifdef SLOTS
+    /* then a sibling's slot (TrySteal's second loop): taken once its grace runs out if its owner is blocked; otherwise
+       the owner may take it first */
+    if
+    :: !found ->
+        select (v : 0 .. WORKERS - 1);
+        atomic {
+            if
+            :: v != me && held[v] && blocked[v] -> held[v] = false; found = true
+            :: v != me && held[v] && !blocked[v] -> held[v] = false; found = true
+            :: v != me && held[v] && !blocked[v] -> skip                       /* the owner may take it first */
+            :: else -> skip
+            fi
+        }
+    :: else -> skip
+    fi;
+#endif
     if
     :: found ->
 #ifdef WS
@@ -226,21 +306,34 @@ loop:
         if
         :: isSearching ->
             isSearching = false;
-            atomic { searching--; seenSearching = searching; seenParked = parked };
+            atomic { searching--; seenSearching = searching; seenParked = parked; seenWatching = watching };
             if
             :: seenSearching == 0 && seenParked > 0 ->
                 if
                 :: items > 0 -> wakeOne()
+#ifdef SLOTS
+                :: items == 0 && seenWatching == 0 && anyHeld -> wakeOne()
+#endif
                 :: else -> skip
                 fi
             :: else -> skip
             fi
         :: else -> skip
         fi;
+#ifdef SLOTS
+        /* the item may push an entry onto this worker's slot: plain stores, then the publisher's fence and wake check */
+        if
+        :: !held[me] && slotPushes < SLOTPUSHES ->
+            atomic { held[me] = true; slotPushes++ };
+            onWorkQueued(false)
+        :: true -> skip
+        fi;
+#endif
 #ifdef BLOCKING
         if
         :: true -> goto loop           /* Execute(item): it returns */
         :: true ->
+            blocked[me] = true;
 end_blocked:
             false                      /* or it blocks for ever */
         fi
@@ -281,7 +374,52 @@ end_blocked:
         :: found -> goto loop
         :: else -> skip                /* a waker popped us: consume its Unpark below */
         fi
-    :: else -> skip
+    :: else ->
+#ifdef SLOTS
+        /* Watch */
+        trySetWatching(me, true, found);
+        if
+        :: found ->
+watch:
+            if
+            :: atomic { permit[me] -> permit[me] = false }; goto loop      /* woken: the waker unmarked us */
+            :: atomic { !permit[me] -> skip };                             /* a watch passed */
+                if
+                :: anyHeldBlocked ->
+                    /* an entry that did not move for the whole watch: search (AnySlotEntryUnmoved) */
+                    tryUnannounce(me, true, found);
+                    if
+                    :: found -> goto loop
+                    :: else -> skip            /* popped: consume the Unpark below */
+                    fi
+                :: anyHeld -> goto watch       /* entries that came and went: watch on */
+                :: true ->
+                    /* quiet looks (or a spare's budget): stop watching, then look at the whole queue */
+                    trySetWatching(me, false, found);
+                    if
+                    :: found ->
+#ifndef BROKEN_WATCH
+                        if
+                        :: items > 0 || anyHeld || stopping ->
+                            tryUnannounce(me, true, found);
+                            if
+                            :: found -> goto loop
+                            :: else -> skip
+                            fi
+                        :: else -> skip
+                        fi
+#else
+                        skip
+#endif
+                    :: else -> skip            /* popped: consume the Unpark below */
+                    fi
+                fi
+            fi
+        :: else -> skip                        /* popped: consume the Unpark below */
+        fi
+#else
+        skip
+#endif
     fi;
 #endif
     /* DeferredQueueDrops: a worker that keeps group queues parks first for what is left of the keep time: a permit
@@ -334,6 +472,7 @@ end_watch:
     timeout ->
 #ifdef BLOCKING
         assert(items == 0 || parked == 0);  /* nothing queued while a worker is parked */
+        assert(!anyHeld || parked == 0);    /* -DSLOTS: no slot's entry left while a worker is parked */
 #else
         assert(items == 0);
 #endif
