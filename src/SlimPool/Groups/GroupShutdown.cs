@@ -8,6 +8,13 @@ internal sealed class GroupShutdown
 {
     private List<AbandonedWorkItem>? _abandoned;
 
+    /// <summary>
+    /// The state every group shares that had nothing pending when it closed: it drained then, so no item can come
+    /// (a continuation is refused once the group is marked drained) and an abandon has nothing to hand back. Read only:
+    /// a group holding it takes neither its lock nor its list.
+    /// </summary>
+    public static GroupShutdown DrainedAtClose { get; } = new();
+
     /// <summary>Guards the other members: the object itself (a monitor), so a group's shutdown allocates one object.</summary>
     public object Lock => this;
 

@@ -180,7 +180,26 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     public long CompletedCount => Volatile.Read(ref _ran);
 
     /// <summary>Completes when the group is closed and every accepted item has run or been handed back; only after <see cref="Close"/>.</summary>
-    public Task Drained => Volatile.Read(ref _drained)!.Task;
+    /// <remarks>A caller that finds the group closed by another thread's <see cref="Close"/> may come before that call
+    /// installs the signal (right after its exchange); it waits for those few steps.</remarks>
+    public Task Drained
+    {
+        get
+        {
+            TaskCompletionSource? drained = Volatile.Read(ref _drained);
+            if (drained is null)
+            {
+                Debug.Assert(IsClosed, "the drained signal is read only after Close");
+                var spinner = default(SpinWait);
+                while ((drained = Volatile.Read(ref _drained)) is null)
+                {
+                    spinner.SpinOnce();
+                }
+            }
+
+            return drained.Task;
+        }
+    }
 
     /// <summary>
     /// Accepts an item unless the group is closed or its pool shut down. An item accepted here runs exactly once, or is

@@ -43,8 +43,7 @@ public sealed partial class SlimThreadPoolGroup
     /// </summary>
     public void Dispose()
     {
-        Begin();
-        if (!MayWaitHere)
+        if (Begin().IsCompleted || !MayWaitHere)
         {
             return;
         }
@@ -85,7 +84,23 @@ public sealed partial class SlimThreadPoolGroup
 
     private Task<ShutdownResult> Begin()
     {
+        // The common end of an actor's group: this call closes it with nothing pending, so it drained at its close. It
+        // leaves the pool's list now, with the one result every such drain has, and keeps the shared state of such
+        // groups (GroupShutdown.DrainedAtClose) instead of a lock and a list of its own. A racing call that finds the
+        // group closed takes the path below, whose Close changes nothing, and reaches the same result.
+        if (Volatile.Read(ref _shutdown) is null && _turns.Close() && _turns.Drained.IsCompleted)
+        {
+            _pool.OnGroupShutDown(this);
+            Interlocked.CompareExchange(ref _shutdown, GroupShutdown.DrainedAtClose, null);
+            return s_drainedWithNothingPending;
+        }
+
         GroupShutdown shutdown = Shutdown;
+        if (shutdown == GroupShutdown.DrainedAtClose)
+        {
+            return s_drainedWithNothingPending;
+        }
+
         lock (shutdown.Lock)
         {
             if (shutdown.Task is null)
@@ -115,6 +130,11 @@ public sealed partial class SlimThreadPoolGroup
         // Lock is re-entrant: an item the abandon hands back never runs here, but a late turn it queues may run on this
         // thread when the pool has already finished (Publisher.PublishAccepted).
         GroupShutdown shutdown = Shutdown;
+        if (shutdown == GroupShutdown.DrainedAtClose)
+        {
+            return; // drained when it closed: nothing queued, and nothing can come
+        }
+
         lock (shutdown.Lock)
         {
             if (shutdown.AbandonRequested)
@@ -152,6 +172,11 @@ public sealed partial class SlimThreadPoolGroup
     private ShutdownResult Result(int runningWorkItemCount)
     {
         GroupShutdown shutdown = Shutdown;
+        if (shutdown == GroupShutdown.DrainedAtClose)
+        {
+            return s_drainedWithNothingPending.Result;
+        }
+
         lock (shutdown.Lock)
         {
             return new ShutdownResult(shutdown.AbandonRequested ? ShutdownMode.Abandon : ShutdownMode.Drain, [.. shutdown.Abandoned], runningWorkItemCount);

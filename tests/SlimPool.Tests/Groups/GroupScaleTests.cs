@@ -107,6 +107,58 @@ public sealed class GroupScaleTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public void Dispose_GroupThatRanItsItems_AllocatesNothing()
+    {
+        // An actor's group at its end: its items ran, nothing is pending. Its disposal closes it, takes it off the pool's
+        // list and keeps the shutdown state every such group shares; it allocated a state of its own before.
+        const int Groups = 1_000;
+        using SlimThreadPool pool = TestPools.Create(workers: 2);
+        var groups = new SlimThreadPoolGroup[2 * Groups];
+        RunOneItemEach(pool, groups, dispose: false);
+
+        for (int i = Groups; i < 2 * Groups; i++)
+        {
+            groups[i].Dispose(); // warm-up: the path compiled
+        }
+
+        long before = GC.GetAllocatedBytesForCurrentThread();
+        for (int i = 0; i < Groups; i++)
+        {
+            groups[i].Dispose();
+        }
+
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - before;
+        Assert.Equal(0, allocated);
+        Assert.Equal(0, pool.GroupCount);
+        Assert.All(groups, group => Assert.Equal(ShutdownMode.Drain, Bounded.Result(group.ShutdownAsync(ShutdownMode.Abandon), "a shutdown after the disposal").Mode));
+    }
+
+    [Fact]
+    public void Dispose_RacingShutdownsOfAnIdleGroup_EveryCallGetsTheDrainAndTheGroupLeavesOnce()
+    {
+        using SlimThreadPool pool = TestPools.Create(workers: 2);
+        for (int round = 0; round < 500; round++)
+        {
+            SlimThreadPoolGroup group = pool.CreateGroup();
+            SlimThreadPoolGroup other = pool.CreateGroup();
+            using var start = new Barrier(3);
+            var results = new ShutdownResult[3];
+            Task[] racers =
+            [
+                Task.Run(() => { start.SignalAndWait(); group.Dispose(); results[0] = Bounded.Result(group.ShutdownAsync(ShutdownMode.Drain), "drain"); }),
+                Task.Run(() => { start.SignalAndWait(); results[1] = Bounded.Result(group.ShutdownAsync(ShutdownMode.Abandon), "abandon"); }),
+                Task.Run(() => { start.SignalAndWait(); results[2] = Bounded.Result(group.DisposeAsync().AsTask().ContinueWith(_ => group.ShutdownAsync(ShutdownMode.Drain)).Unwrap(), "dispose async"); }),
+            ];
+            Bounded.Wait(Task.WhenAll(racers), "the racing shutdowns");
+
+            Assert.All(results, result => Assert.Empty(result.AbandonedItems));
+            Assert.Equal(1, pool.GroupCount); // the other group stays, and this one left once
+            other.Dispose();
+            Assert.Equal(0, pool.GroupCount);
+        }
+    }
+
+    [Fact]
     public void CreateAndDispose_HundredThousandGroups_FinishesAndLeavesNoGroupInThePool()
     {
         const int Groups = 100_000;
