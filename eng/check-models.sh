@@ -85,7 +85,7 @@ runs=(
   "$stp|$b -DBLOCKING -DWS -DDECLINES=0 -DBROKEN_REFILL|some" "$stp|$c -DBLOCKING -DWS|none"
   "$stp|$b -DSPARES=1|none" "$stp|$b -DSPARES=1 -DBROKEN_RETIRE|some"
   "$stp|$b -DBATCH -DBLOCKING|none" "$stp|$b -DBATCH -DBLOCKING -DBROKEN|some"
-  "$stp|$e -DBLOCKING -DSLOTS|none" "$stp|$e -DBLOCKING -DSLOTS -DSTOP|none"
+  "$stp|$e -DBLOCKING -DSLOTS|none" "$stp|$e -DBLOCKING -DSLOTS -DSTOP|none" "$stp|$e -DBLOCKING -DSLOTS -DSPARES=1|none"
   "$stp|$e -DBLOCKING -DSLOTS -DBROKEN_WATCH|some" "$stp|$e -DBLOCKING -DSLOTS -DBROKEN_SLOTWAKE|some"
   "$are|$a|none" "$are|$a -DBROKEN|some" "$are|$a -DBLOCKING|none" "$are|$a -DBLOCKING -DBROKEN_CHAIN|some"
   "$are|$b|none" "$are|$b -DBROKEN|some" "$are|$b -DBLOCKING|none" "$are|$b -DBLOCKING -DBROKEN_CHAIN|some"

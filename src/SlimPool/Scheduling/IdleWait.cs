@@ -28,6 +28,12 @@ internal abstract class IdleWait
 
     protected IWorkQueue Queue { get; }
 
+    /// <summary>
+    /// A spare's last look before it retires (after its wait timed out and it left the idle state with a full fence):
+    /// whether nothing is queued that it should stay for.
+    /// </summary>
+    public virtual bool IsEmptyForALeavingSpare => Queue.IsEmpty;
+
     /// <summary>Worker thread, once, before its first look at the queue.</summary>
     public virtual void OnWorkerStarted(int worker)
     {

@@ -102,6 +102,11 @@ internal sealed class SpinThenParkIdleWait : IdleWait
     // but its slots' entries (see the remarks, "Slots").
     private bool IsEmptyButSlots => _stealingQueue?.IsEmptyButSlots ?? Queue.IsEmpty;
 
+    /// <inheritdoc />
+    /// <remarks>A slot's entry is its owner's; the parked workers watch it, and a spare leaving hands that watch on
+    /// (<see cref="Watch"/>).</remarks>
+    public override bool IsEmptyForALeavingSpare => IsEmptyButSlots;
+
     public override void OnWorkQueued()
     {
         // Model: SpinThenParkIdleWait.pml, Producer. The queue check is only on the rare path where a wake is
@@ -196,9 +201,16 @@ internal sealed class SpinThenParkIdleWait : IdleWait
             // A waker popped us and already counted us as searching; its Unpark is on its way (it is issued
             // right after the waker leaves the lock). Take it now so that our next Park is not spurious.
         }
-        else if (_stealingQueue is { } stealing && Watch(slot, worker, stealing, millisecondsTimeout))
+        else if (_stealingQueue is { } stealing)
         {
-            return true;
+            switch (Watch(slot, worker, stealing, millisecondsTimeout))
+            {
+                case WatchEnd.Search:
+                    return true;
+                case WatchEnd.Leave:
+                    slot.IsSearching = false;
+                    return false;
+            }
         }
 
         // Whoever unparks us has moved us from parked to searching.
@@ -240,22 +252,29 @@ internal sealed class SpinThenParkIdleWait : IdleWait
     }
 
     // Announced parked, after a re-check that found nothing it may take: watches the workers' slots (see the remarks,
-    // "Slots"). True to search again: woken, or an entry sat in its slot a whole watch (the worker loop's steal then takes
-    // it unless its owner does within the grace). False to park as usual: the slots were quiet a while and the watch is
-    // over, or a waker popped this worker (its Unpark is on its way: the park takes it at once), or a spare watched for
-    // its whole timeout.
-    private bool Watch(Slot slot, int worker, WorkStealingWorkQueue stealing, int millisecondsTimeout)
+    // "Slots"). Search: woken, or an entry sat in its slot a whole watch (the worker loop's steal then takes it unless its
+    // owner does within the grace). Park, as usual: the slots were quiet a while and the watch is over, or a waker popped
+    // this worker (its Unpark is on its way: the park takes it at once). Leave: a spare watched for its whole idle time;
+    // it is off the stack and counted neither parked nor searching.
+    private WatchEnd Watch(Slot slot, int worker, WorkStealingWorkQueue stealing, int millisecondsTimeout)
     {
         stealing.ReadSlotVersions(ref slot.SlotVersions);
         if (!TrySetWatching(slot, worker, watching: true))
         {
-            return false;
+            return WatchEnd.Park;
         }
 
         int quietLooks = 0;
         long watched = 0;
-        while (millisecondsTimeout < 0 || (watched += WatchMilliseconds) <= millisecondsTimeout)
+        bool spent = false;
+        while (true)
         {
+            if (millisecondsTimeout >= 0 && (watched += WatchMilliseconds) > millisecondsTimeout)
+            {
+                spent = true;
+                break;
+            }
+
             int forever = Timeout.Infinite;
             if (CurrentWorker.QueueKeepMillisecondsAtPark(ref forever) == 0)
             {
@@ -264,13 +283,13 @@ internal sealed class SpinThenParkIdleWait : IdleWait
 
             if (slot.Parker.ParkOnce(WatchMilliseconds))
             {
-                return true; // woken: the waker counted us as searching and not watching
+                return WatchEnd.Search; // woken: the waker counted us as searching and not watching
             }
 
             if (stealing.AnySlotEntryUnmoved(slot.SlotVersions))
             {
                 // Its owner neither took that entry nor put another for a whole watch: blocked, or in one long item.
-                return TryUnannounce(worker, stayAsSearcher: true);
+                return TryUnannounce(worker, stayAsSearcher: true) ? WatchEnd.Search : WatchEnd.Park;
             }
 
             // Entries that come and go (an owner running items through its slot) keep the watch on: that owner may yet
@@ -290,10 +309,33 @@ internal sealed class SpinThenParkIdleWait : IdleWait
         // this look sees its entry, or it sees nobody watching and wakes a parked worker.
         if (!TrySetWatching(slot, worker, watching: false))
         {
-            return false;
+            return WatchEnd.Park;
         }
 
-        return (!Queue.IsEmpty || IsStopping) && TryUnannounce(worker, stayAsSearcher: true);
+        if (!spent)
+        {
+            return (!Queue.IsEmpty || IsStopping) && TryUnannounce(worker, stayAsSearcher: true) ? WatchEnd.Search : WatchEnd.Park;
+        }
+
+        // A spare idle for its whole timeout: it stays only for work it may take now. Otherwise it leaves, and hands the
+        // watch to another parked worker if a slot holds an entry (the look after its own unmark, as above); with none
+        // parked, the others are all busy, and an owner that blocks is the starvation guard's to cover.
+        if (!IsEmptyButSlots || IsStopping)
+        {
+            return TryUnannounce(worker, stayAsSearcher: true) ? WatchEnd.Search : WatchEnd.Park;
+        }
+
+        if (!TryUnannounce(worker, stayAsSearcher: false))
+        {
+            return WatchEnd.Park;
+        }
+
+        if (stealing.AnySlotHeld)
+        {
+            WakeOne();
+        }
+
+        return WatchEnd.Leave;
     }
 
     // Under _lock: marks this parked worker watching or not, unless a waker popped it (false then: the waker counted it
@@ -422,6 +464,13 @@ internal sealed class SpinThenParkIdleWait : IdleWait
 
         Array.Resize(ref _parkedStack, length);
         _slots = grown;
+    }
+
+    private enum WatchEnd
+    {
+        Search,
+        Park,
+        Leave,
     }
 
     private sealed class Slot

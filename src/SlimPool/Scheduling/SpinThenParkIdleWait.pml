@@ -41,7 +41,11 @@
  * slot's entry (a separate read of the slots) only while the state shows nobody watching. The property at quiescence:
  * no slot holds an entry while a worker is parked (a watcher is never quiescent: its watch can always end). With
  * -DBROKEN_WATCH the look after a watch stops is left out, and with -DBROKEN_SLOTWAKE the producer never wakes anyone for
- * a slot's entry: Spin must find an entry stranded behind its blocked owner in each.
+ * a slot's entry: Spin must find an entry stranded behind its blocked owner in each. With -DSPARES=n as well, a spare's
+ * watch may end with its idle time spent: it leaves, waking a parked worker to watch in its place if a slot holds an
+ * entry. That hand-over matters only with a third worker parked beside the blocked owner and the spare, a size whose
+ * search does not finish in the script's budget (more than 400 s and 12 GB); the checked size shows the spare's leaving
+ * strands nothing and its wakes stay bounded.
  *
  * Memory model: Promela executes each statement atomically in one global order (sequential consistency).
  * The C# code makes the accesses that matter sequentially consistent with full fences: the producer's
@@ -393,8 +397,40 @@ watch:
                     :: else -> skip            /* popped: consume the Unpark below */
                     fi
                 :: anyHeld -> goto watch       /* entries that came and went: watch on */
+                :: me >= WORKERS - SPARES ->
+                    /* a spare's idle time spent: stop watching; stay for an item, else leave, handing the watch to a
+                       parked worker if a slot holds an entry (WatchEnd.Leave), and retire if no item came meanwhile
+                       (WorkerLoop: IsEmptyForALeavingSpare) */
+                    trySetWatching(me, false, found);
+                    if
+                    :: found ->
+                        if
+                        :: items > 0 || stopping ->
+                            tryUnannounce(me, true, found);
+                            if
+                            :: found -> goto loop
+                            :: else -> skip
+                            fi
+                        :: else ->
+                            tryUnannounce(me, false, found);
+                            if
+                            :: found ->
+                                if
+                                :: anyHeld -> wakeOne()
+                                :: else -> skip
+                                fi;
+                                isSearching = false;
+                                if
+                                :: items > 0 -> goto loop
+                                :: else -> retired++; goto done
+                                fi
+                            :: else -> skip    /* popped: consume the Unpark below */
+                            fi
+                        fi
+                    :: else -> skip            /* popped: consume the Unpark below */
+                    fi
                 :: true ->
-                    /* quiet looks (or a spare's budget): stop watching, then look at the whole queue */
+                    /* quiet looks: stop watching, then look at the whole queue */
                     trySetWatching(me, false, found);
                     if
                     :: found ->
@@ -481,7 +517,7 @@ end_watch:
 #endif
         assert(retired <= SPARES);
         assert(producerWakes <= pushes);
-        assert(wakes <= 2 * (pushes + refills))
+        assert(wakes <= 2 * (pushes + refills + slotPushes) + retired)   /* -DSLOTS: a leaving spare's hand-over wake */
 }
 
 init {

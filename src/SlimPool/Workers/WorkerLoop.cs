@@ -105,6 +105,7 @@ internal sealed class WorkerLoop
         SynchronizationContext.SetSynchronizationContext(_synchronizationContext);
         var contexts = new ThreadContexts(_synchronizationContext); // what each item leaves behind: the hook's context, as it left it
         int idleTimeout = index >= _workers.WorkerCount ? _spareIdleTimeoutMs : Timeout.Infinite;
+        long idleSince = Environment.TickCount64; // a spare's: when it last took an item; it retires idleTimeout after
 
         // The starvation guard reads this thread's CPU clock by its id; written before the first SetBusy publishes it.
         state.OsThreadId = _trackThreadClock ? ThreadCpuClock.CurrentThreadId() : 0;
@@ -133,6 +134,11 @@ internal sealed class WorkerLoop
                 if ((_publisher.Lanes is { } lanes && lanes.TryTakeHigh(out QueuedWorkItem item)) || TryDequeue(workStealing, ownQueues, out item))
                 {
                     _idleWait.OnWorkTaken(index);
+                    if (idleTimeout >= 0)
+                    {
+                        idleSince = Environment.TickCount64;
+                    }
+
                     if (_slowItems is not null)
                     {
                         state.SetRunning(item.StoredCallback, item.StoredState);
@@ -176,12 +182,16 @@ internal sealed class WorkerLoop
                     break;
                 }
 
-                if (!WaitForWork(index, idleTimeout))
+                // A spare's wait ends when it has taken nothing for its idle timeout, however often it is woken meanwhile
+                // (a sibling's slot entries wake it, or keep it watching, and are not its to take).
+                int wait = idleTimeout < 0 ? Timeout.Infinite : (int)Math.Clamp(idleTimeout - (Environment.TickCount64 - idleSince), 0, idleTimeout);
+                if (!WaitForWork(index, wait))
                 {
                     // A spare's wait timed out and it has left the idle state with a full fence. Look once more: an
                     // item published while it was leaving may have been meant for it (its producer saw it idle, and
-                    // the wake found nobody). Then leave only if no blocked worker still needs it covered.
-                    if (_queue.IsEmpty && _workers.TryRetire(out lastOut))
+                    // the wake found nobody); a slot's entry is its owner's. Then leave only if no blocked worker still
+                    // needs it covered.
+                    if (_idleWait.IsEmptyForALeavingSpare && _workers.TryRetire(out lastOut))
                     {
                         retired = true;
                         break;

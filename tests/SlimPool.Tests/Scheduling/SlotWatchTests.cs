@@ -96,6 +96,49 @@ public sealed class SlotWatchTests(ITestOutputHelper output)
         }
     }
 
+    [Fact]
+    public void Spare_IdleWhileASiblingRunsAChainThroughItsSlot_Retires()
+    {
+        // A spare that takes nothing for its idle timeout retires, even while a sibling's slot entries come and go: they
+        // kept it watching, or woke it, or sent it to search, each time with a fresh timeout, and it stayed for good.
+        using SlimThreadPool pool = TestPools.Create(workers: 2, options => options.SpareWorkerIdleTimeout = TimeSpan.FromMilliseconds(50));
+        Bounded.Wait(pool.Run(() => pool.RunBlocking(() => Bounded.Until(() => pool.LiveWorkerCount == 3, "the spare to start"))), "the blocking item");
+
+        int stop = 0;
+        long steps = 0;
+        using var stopped = new ManualResetEventSlim();
+        // Each step queues the next first, so the slot holds an entry nearly all the time.
+        void Step()
+        {
+            Interlocked.Increment(ref steps);
+            if (Volatile.Read(ref stop) == 0)
+            {
+                pool.Queue(Step);
+            }
+            else
+            {
+                stopped.Set();
+            }
+
+            Thread.SpinWait(50);
+        }
+
+        pool.Queue(Step);
+        var elapsed = Stopwatch.StartNew();
+        while (pool.LiveWorkerCount > 2 && elapsed.Elapsed < TimeSpan.FromSeconds(10))
+        {
+            Thread.Sleep(5);
+        }
+
+        int live = pool.LiveWorkerCount;
+        long stepsWhenChecked = Interlocked.Read(ref steps);
+        Volatile.Write(ref stop, 1);
+        Bounded.Wait(stopped, "the chain to stop");
+        output.WriteLine($"live workers {live} after {elapsed.Elapsed.TotalMilliseconds:F0} ms; the chain ran {stepsWhenChecked} steps by then");
+        Assert.Equal(2, live);
+        Assert.True(Interlocked.Read(ref steps) > stepsWhenChecked, "the chain stopped before the check: the spare was not idle beside a running chain");
+    }
+
     private static long CpuNanoseconds(int threadId) =>
         ThreadCpuClock.TryRead(threadId, out ThreadCpuTimes times) ? times.OnCpuNanoseconds : throw new InvalidOperationException($"thread {threadId}'s clock could not be read");
 }
