@@ -126,28 +126,40 @@ public sealed class NativeWorkItemTests
     {
         const int Steps = 100_000;
         using SlimThreadPool pool = TestPools.Create(workers: 1);
-        var finished = new TaskCompletionSource<long>(TaskCreationOptions.RunContinuationsAsynchronously);
 
-        // A chain of (step, start allocation) structs: each step queues the next from the worker with preferLocal.
-        Action<(int Index, long AllocatedAtStart)>? step = null;
-        step = s =>
+        // A chain of (step, start allocation) structs: each step queues the next from the worker with preferLocal. Up to
+        // three chains, as the burst test above does: a chain that allocated per step would allocate 2.4 MB or more in
+        // every one, while the runtime may allocate a few hundred bytes on the worker once (tiering, type loads) under load.
+        var allocations = new List<long>();
+        for (int attempt = 1; attempt <= 3; attempt++)
         {
-            if (s.Index == 100)
+            var finished = new TaskCompletionSource<long>(TaskCreationOptions.RunContinuationsAsynchronously);
+            Action<(int Index, long AllocatedAtStart)>? step = null;
+            step = s =>
             {
-                s.AllocatedAtStart = GC.GetAllocatedBytesForCurrentThread(); // after warm-up
-            }
+                if (s.Index == 100)
+                {
+                    s.AllocatedAtStart = GC.GetAllocatedBytesForCurrentThread(); // after warm-up
+                }
 
-            if (s.Index == Steps)
+                if (s.Index == Steps)
+                {
+                    finished.SetResult(GC.GetAllocatedBytesForCurrentThread() - s.AllocatedAtStart);
+                    return;
+                }
+
+                pool.Queue(step!, (s.Index + 1, s.AllocatedAtStart), preferLocal: true);
+            };
+
+            pool.Queue(step, (0, 0L), preferLocal: true);
+            allocations.Add(Bounded.Result(finished.Task, "the chain"));
+            if (allocations[^1] == 0)
             {
-                finished.SetResult(GC.GetAllocatedBytesForCurrentThread() - s.AllocatedAtStart);
-                return;
+                break;
             }
+        }
 
-            pool.Queue(step!, (s.Index + 1, s.AllocatedAtStart), preferLocal: true);
-        };
-
-        pool.Queue(step, (0, 0L), preferLocal: true);
-        Assert.Equal(0, Bounded.Result(finished.Task, "the chain"));
+        Assert.True(allocations[^1] == 0, $"every chain allocated on the worker: {string.Join(", ", allocations)} bytes");
     }
 
     private sealed class Counting : IThreadPoolWorkItem
