@@ -142,6 +142,14 @@ internal sealed class SlowItemWatch
             }
 
             anyBusy = true;
+            if (state.RunningCallback is null)
+            {
+                // Busy looking for work, between two items (WorkerState.ClearRunning): nothing runs that could be slow.
+                // The slot starts afresh, so the item that comes next is timed from when it is first seen running.
+                slot = default;
+                continue;
+            }
+
             long completed = state.Completed;
             int nestings = state.Nestings;
             if (!ReferenceEquals(slot.State, state) || slot.BusyChanges != changes || slot.Completed != completed || slot.Nestings != nestings)

@@ -155,6 +155,12 @@ internal sealed class WorkerLoop
                             _durations.Record(sampledAt, group: null);
                         }
                     }
+
+                    if (_slowItems is not null)
+                    {
+                        state.ClearRunning(); // looking for work from here: not an item the watch may call slow
+                    }
+
                     continue;
                 }
 

@@ -87,6 +87,17 @@ internal sealed class WorkerState
         Volatile.Write(ref _runningState, state);
     }
 
+    /// <summary>
+    /// The slot's worker only, while the slow-item watch is on: the item it ran has finished (after
+    /// <see cref="OnItemCompleted"/>, if it counted). Until it names the next, it is looking for work, which the watch
+    /// does not take for a slow item however long the look takes (a steal's grace, the worker preempted).
+    /// </summary>
+    public void ClearRunning()
+    {
+        Volatile.Write(ref _runningCallback, null);
+        Volatile.Write(ref _runningState, null);
+    }
+
     /// <summary>The slot's worker only, while the slow-item watch is on: the group whose turn it runs (null after).</summary>
     public void SetRunningGroup(SlimThreadPoolGroup? group) => Volatile.Write(ref _runningGroup, group);
 
