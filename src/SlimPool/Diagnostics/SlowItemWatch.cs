@@ -24,8 +24,12 @@ namespace SlimPool.Diagnostics;
 /// reported like any other. An item run inside another (inline by a full bounded <c>Queue</c>, a turn run by a
 /// <c>Dispose</c> on a worker) changes a third count when it starts and when it returns
 /// (<see cref="WorkerState.Nestings"/>), so it is timed on its own, and the outer item again from its return.</para>
+/// <para><b>Looking is not running.</b> A worker is busy from its look at the queue on, before it has an item; a look that a
+/// steal's grace or a preemption stretches past the threshold ran nothing. A worker clears its item's names once the item
+/// finished (<see cref="WorkerState.ClearRunning"/>), and a busy slot with no name is skipped and its timing started afresh,
+/// so the item it finds next is timed from when the watch first sees it running.</para>
 /// <para><b>Naming.</b> Workers store the callback and state they are about to run while the watch is on
-/// (<see cref="WorkerState.SetRunning"/>): two stores an item, and nothing at all while it is off. The watch reads them
+/// (<see cref="WorkerState.SetRunning"/>): four stores an item with the clearing, and nothing at all while it is off. The watch reads them
 /// only for an item it reports, then reads both counts again: changed, the item finished meanwhile and nothing is
 /// reported for it.</para>
 /// <para><b>Sleeping.</b> With no worker busy the watch parks until one wakes: it announces itself parked with a full
