@@ -143,8 +143,16 @@ public sealed class PipeSchedulerTests
         using SlimThreadPool pool = TestPools.Create(1, o => o.BoundedCapacity = 1);
         using var release = new ManualResetEventSlim();
         using var ran = new ManualResetEventSlim();
-        pool.Queue(() => release.Wait(Bounded.Timeout));
-        Bounded.Until(() => pool.BusyWorkerCount == 1 && pool.PendingWorkItemCount == 0, "the worker to hold the blocking item");
+        using var started = new ManualResetEventSlim();
+        pool.Queue(() =>
+        {
+            started.Set();
+            release.Wait(Bounded.Timeout);
+        });
+
+        // Running, so its capacity slot is back (a worker gives it back right after the dequeue, before the item runs; a
+        // worker seen busy with nothing pending may be between the two).
+        Bounded.Wait(started, "the worker to hold the blocking item");
         Assert.True(pool.TryQueue(() => { }));
         Assert.False(pool.TryQueue(() => { })); // full
 
