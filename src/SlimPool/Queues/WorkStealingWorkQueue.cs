@@ -54,52 +54,14 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     internal Action? OnRefilled { get; set; }
 
     /// <inheritdoc />
-    public bool IsEmpty
-    {
-        get
-        {
-            if (!_injection.IsEmpty)
-            {
-                return false;
-            }
-
-            foreach (WorkerQueues? local in _locals)
-            {
-                if (local is not null && !local.IsEmpty)
-                {
-                    return false;
-                }
-            }
-
-            return true;
-        }
-    }
+    public bool IsEmpty => IsEmptyLookingAtSlots(lookAtSlots: true);
 
     /// <summary>
     /// Whether nothing is queued but the workers' slots' entries: nothing a sibling may take at once. A slot's entry is
     /// its owner's to run next, and a sibling takes it only once the owner has left it a while (a grace, or a whole watch
     /// of <see cref="Scheduling.SpinThenParkIdleWait"/>), so an idle worker neither spins nor is woken for one.
     /// </summary>
-    internal bool IsEmptyButSlots
-    {
-        get
-        {
-            if (!_injection.IsEmpty)
-            {
-                return false;
-            }
-
-            foreach (WorkerQueues? local in _locals)
-            {
-                if (local is not null && !local.IsEmptyButTheSlot)
-                {
-                    return false;
-                }
-            }
-
-            return true;
-        }
-    }
+    internal bool IsEmptyButSlots => IsEmptyLookingAtSlots(lookAtSlots: false);
 
     /// <summary>Whether some worker's slot holds an entry.</summary>
     internal bool AnySlotHeld
@@ -160,6 +122,24 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
         }
 
         return false;
+    }
+
+    private bool IsEmptyLookingAtSlots(bool lookAtSlots)
+    {
+        if (!_injection.IsEmpty)
+        {
+            return false;
+        }
+
+        foreach (WorkerQueues? local in _locals)
+        {
+            if (local is not null && !(lookAtSlots ? local.IsEmpty : local.IsEmptyButTheSlot))
+            {
+                return false;
+            }
+        }
+
+        return true;
     }
 
     /// <inheritdoc />

@@ -26,9 +26,8 @@ namespace SlimPool.Scheduling;
 /// <para><b>Slots.</b> With the work-stealing queue, a worker's slot holds the item it queued last, which it runs next;
 /// a sibling takes it only if the owner leaves it there (blocked in an item without saying so). An idle worker therefore
 /// neither spins for a slot's entry nor is woken for one: its spin and its re-check look at everything else
-/// (<see cref="WorkStealingWorkQueue.IsEmptyButSlots"/>). A spinning sibling costs the worker running a chain through
-/// its slot about a fifth of its speed (a serial-queue ping-pong, 1 worker: 138 ns a hop; 2, the idle one spinning on the
-/// slot: 170 to 220 ns; the idle one parked: 143 to 155 ns). Instead a parking worker <i>watches</i>: it parks
+/// (<see cref="WorkStealingWorkQueue.IsEmptyButSlots"/>): a spinning sibling costs the worker running a chain through
+/// its slot about a fifth of its speed (decisions.md has the measurements). Instead a parking worker <i>watches</i>: it parks
 /// <see cref="WatchMilliseconds"/> at a time, and after each park reads the slots' versions. An entry whose version did
 /// not move for a whole park sends it back to search, and the worker loop's steal takes that entry after its grace; slots
 /// whose entries come and go keep it watching; slots quiet for a few looks end the watch, and it parks as usual. A
@@ -121,12 +120,10 @@ internal sealed class SpinThenParkIdleWait : IdleWait
     }
 
     // With nobody searching and somebody parked, whether the queue holds what a parked worker is owed a wake for: an
-    // item any worker may take, or a slot's entry while nobody watches the slots (a read of the queue separate from the
-    // read of the state that gives `state`).
+    // item any worker may take, or, while nobody watches the slots, a slot's entry too (one look at the queue, separate
+    // from the read of the state that gives `state`).
     private bool IsWakeDue(long state) =>
-        _stealingQueue is { } stealing
-            ? !stealing.IsEmptyButSlots || ((state & WatchingMask) == 0 && stealing.AnySlotHeld)
-            : !Queue.IsEmpty;
+        (state & WatchingMask) == 0 ? !Queue.IsEmpty : !IsEmptyButSlots;
 
     public override void OnWorkTaken(int worker)
     {
@@ -344,7 +341,7 @@ internal sealed class SpinThenParkIdleWait : IdleWait
     {
         lock (_lock)
         {
-            if (_parkedTop == 0 || Array.LastIndexOf(_parkedStack, worker, _parkedTop - 1, _parkedTop) < 0)
+            if (StackIndexOf(worker) < 0)
             {
                 return false;
             }
@@ -415,12 +412,7 @@ internal sealed class SpinThenParkIdleWait : IdleWait
     {
         lock (_lock)
         {
-            if (_parkedTop == 0)
-            {
-                return false;
-            }
-
-            int index = Array.LastIndexOf(_parkedStack, worker, _parkedTop - 1, _parkedTop);
+            int index = StackIndexOf(worker);
             if (index < 0)
             {
                 return false;
@@ -432,6 +424,10 @@ internal sealed class SpinThenParkIdleWait : IdleWait
             return true;
         }
     }
+
+    // Under _lock: where `worker` is on the parked stack, or -1 if a waker popped it (or it never parked).
+    private int StackIndexOf(int worker) =>
+        _parkedTop == 0 ? -1 : Array.LastIndexOf(_parkedStack, worker, _parkedTop - 1, _parkedTop);
 
     // Under _lock, for a worker leaving the parked stack: 1 if it was watching (and no longer is), else 0.
     private static long StopWatching(Slot slot)
