@@ -75,7 +75,7 @@ internal sealed partial class ProgramRun
             ShutdownMode mode = spec.Kind == ShutdownKind.Abandon ? ShutdownMode.Abandon : ShutdownMode.Drain;
             CancellationToken token = spec.Kind == ShutdownKind.CancelledDrain ? cancel.Token : CancellationToken.None;
             Task<ShutdownResult> shutdown = spec.Target < 0 ? Pool.ShutdownAsync(mode, token) : Groups[spec.Target].ShutdownAsync(mode, token);
-            _ = shutdown.ContinueWith(
+            record.Recorded = shutdown.ContinueWith(
                 done =>
                 {
                     record.ReturnSeq = Ledger.Next();
@@ -101,6 +101,21 @@ internal sealed partial class ProgramRun
 
         // Refused when the pool is shut down already: then no call is made.
         _ = Pool.TryQueue(static state => ((ShutdownRecord)state!).Run!(), record);
+    }
+
+    /// <summary>
+    /// Waits (bounded) for every shutdown called on a worker to complete: what it handed back is in its result only, which
+    /// may come after the pool's final drain (a group's task completes on the built-in pool once the group drained).
+    /// </summary>
+    private void AwaitShutdownsFromWorkers()
+    {
+        foreach (ShutdownRecord record in Ledger.Shutdowns)
+        {
+            if (record.Recorded is { } recorded && !recorded.Wait(HangLimit))
+            {
+                Hangs.Enqueue($"{record.Describe()} did not complete within {HangLimit.TotalSeconds} s of the pool's final drain");
+            }
+        }
     }
 
     /// <summary>

@@ -129,6 +129,12 @@ internal sealed partial class ProgramRun
             return;
         }
 
+        AwaitShutdownsFromWorkers();
+        if (!Hangs.IsEmpty)
+        {
+            return;
+        }
+
         TakeBackAndRun();
         Settle();
         Counts = new PoolCounts(

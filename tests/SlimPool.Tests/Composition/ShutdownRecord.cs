@@ -26,6 +26,9 @@ internal sealed class ShutdownRecord(ShutdownSpec spec, string caller, bool isFi
     /// <summary>For a shutdown called on a worker: the call, run by the item the controller queued.</summary>
     public Action? Run { get; set; }
 
+    /// <summary>For a shutdown called on a worker: completes once its task completed and <see cref="Result"/> is recorded.</summary>
+    public Task? Recorded { get; set; }
+
     /// <summary>Whether the call may have returned before the items running then finished: a drain with a token.</summary>
     public bool MayReturnEarly => spec.Kind == ShutdownKind.CancelledDrain;
 
