@@ -11,8 +11,9 @@ internal readonly ref struct EntryBatch : IBatchSource
 
     public QueuedWorkItem At(int index) => _entries[index];
 
-    public void CopyTo(int start, Span<object?> callbacks, Span<object?> states, Span<object?> contexts)
+    public bool CopyTo(int start, Span<object?> callbacks, Span<object?> states, Span<object?> contexts)
     {
+        bool extras = false;
         for (int i = 0; i < callbacks.Length; i++)
         {
             QueuedWorkItem entry = _entries[start + i];
@@ -20,12 +21,16 @@ internal readonly ref struct EntryBatch : IBatchSource
             if (entry.StoredState is { } state)
             {
                 states[i] = state;
+                extras = true;
             }
 
             if (entry.Context is { } context)
             {
                 contexts[i] = context;
+                extras = true;
             }
         }
+
+        return extras;
     }
 }

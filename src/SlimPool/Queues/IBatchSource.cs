@@ -18,5 +18,7 @@ internal interface IBatchSource
     /// <paramref name="contexts"/>. A free cell holds null, so a null state or context is not written. A run of
     /// references is copied in bulk where the batch has one: one card-marking pass instead of a write barrier an entry.
     /// </summary>
-    void CopyTo(int start, Span<object?> callbacks, Span<object?> states, Span<object?> contexts);
+    /// <returns>Whether a state or a context may have been written (true is always safe: the queue then reads both
+    /// regions of the ring).</returns>
+    bool CopyTo(int start, Span<object?> callbacks, Span<object?> states, Span<object?> contexts);
 }

@@ -14,7 +14,13 @@ namespace SlimPool.Queues;
 /// producer writes 16 bytes an entry (its sequence and its callback) and a consumer reads and clears the same, over
 /// half the cache lines a 32-byte cell spans. Those lines are what the producer's and the consumers' cores pass between
 /// them in a stream of items from outside; the state and context regions stay untouched, and shared, while they hold
-/// nothing.</para>
+/// nothing. A consumer reads them only once some producer wrote one (<c>_holdsExtras</c>): a ring that only ever held
+/// work items and callbacks without state is read as the 16 bytes an entry it was written as, which matters most where
+/// a consumer drains entries another core queued into a ring it never read (a backlog, a burst into a new ring).</para>
+/// <para><c>_holdsExtras</c> is set, and never cleared, by a producer that writes a state or a context, before it
+/// publishes that cell's sequence (release); a consumer reads it after its acquire of the cell's sequence. So a consumer
+/// that finds it clear takes a cell whose producer wrote neither, and whose state and context are null: a free cell
+/// holds no reference, because a consumer clears each one it finds set, and it finds set every one written.</para>
 /// <para>Cell <c>i</c> starts with sequence <c>i</c>. A producer at position <c>t</c> may write the cell when its
 /// sequence equals <c>t</c>, and publishes the entry by storing <c>t + 1</c> (release). A consumer at position
 /// <c>h</c> may take the cell when its sequence equals <c>h + 1</c>, and frees it for the next lap by storing
@@ -35,6 +41,7 @@ internal sealed class LockFreeSegment<TPositions>
     private readonly long[] _sequences;
     private readonly object?[] _references; // callbacks at [i], states at [length + i], contexts at [2 * length + i]
     private readonly int _mask;
+    private bool _holdsExtras; // some producer wrote a state or a context (see the remarks)
     private TPositions _positions;
     private volatile LockFreeSegment<TPositions>? _next;
 
@@ -298,14 +305,32 @@ internal sealed class LockFreeSegment<TPositions>
         return ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(_references), index);
     }
 
-    // The batch's entries from start on into the free cells index to index + length - 1, region by region.
+    // The batch's entries from start on into the free cells index to index + length - 1, region by region; before the
+    // sequences are published (TryEnqueueBatch), as Write.
     private void CopyRun<TBatch>(scoped ref TBatch items, int start, int index, int length)
-        where TBatch : IBatchSource, allows ref struct =>
-        items.CopyTo(
+        where TBatch : IBatchSource, allows ref struct
+    {
+        bool extras = items.CopyTo(
             start,
             _references.AsSpan(index, length),
             _references.AsSpan(Length + index, length),
             _references.AsSpan((2 * Length) + index, length));
+        if (extras)
+        {
+            MarkHoldsExtras();
+        }
+    }
+
+    // Before the cell's sequence is published. Written only while clear: producers and consumers read this line on
+    // every entry, and a store each time would take it from them.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void MarkHoldsExtras()
+    {
+        if (!_holdsExtras)
+        {
+            _holdsExtras = true;
+        }
+    }
 
     // A free cell holds no reference (Take clears it), so only the references that are set are stored: each store into
     // the heap costs a write barrier, and most entries have neither state nor context.
@@ -316,20 +341,30 @@ internal sealed class LockFreeSegment<TPositions>
         if (state is not null)
         {
             ReferenceAt(Length + index) = state;
+            MarkHoldsExtras();
         }
 
         if (context is not null)
         {
             ReferenceAt((2 * Length) + index) = context;
+            MarkHoldsExtras();
         }
     }
 
-    // Reads the entry and clears the cell. A state or context is read before it is cleared, and cleared only when set:
-    // a region that holds nothing is only ever read, so its lines stay shared between the cores.
+    // Reads the entry and clears the cell, after the acquire of its sequence. A state or context is read only in a ring
+    // that ever held one (see the remarks), before it is cleared, and cleared only when set: a region that holds nothing
+    // is never written, so its lines stay shared between the cores.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private QueuedWorkItem Take(int index)
     {
         ref object? callback = ref ReferenceAt(index);
+        if (!_holdsExtras)
+        {
+            var plain = new QueuedWorkItem(callback!, state: null, context: null);
+            callback = null;
+            return plain;
+        }
+
         ref object? state = ref ReferenceAt(Length + index);
         ref object? context = ref ReferenceAt((2 * Length) + index);
         var item = new QueuedWorkItem(callback!, state, Unsafe.As<ExecutionContext?>(context));

@@ -18,7 +18,7 @@ internal readonly ref struct StateBatch : IBatchSource
 
     public QueuedWorkItem At(int index) => new(_callback, _states[index], _context);
 
-    public void CopyTo(int start, Span<object?> callbacks, Span<object?> states, Span<object?> contexts)
+    public bool CopyTo(int start, Span<object?> callbacks, Span<object?> states, Span<object?> contexts)
     {
         callbacks.Fill(_callback);
         _states.Slice(start, states.Length).CopyTo(states); // a null state copies as the null the free cell holds
@@ -26,5 +26,7 @@ internal readonly ref struct StateBatch : IBatchSource
         {
             contexts.Fill(_context);
         }
+
+        return true; // the states, null or not, are not looked at one by one
     }
 }

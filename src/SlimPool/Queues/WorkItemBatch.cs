@@ -19,7 +19,7 @@ internal readonly ref struct WorkItemBatch : IBatchSource
 
     public QueuedWorkItem At(int index) => new(_items[index], state: null, _context);
 
-    public void CopyTo(int start, Span<object?> callbacks, Span<object?> states, Span<object?> contexts)
+    public bool CopyTo(int start, Span<object?> callbacks, Span<object?> states, Span<object?> contexts)
     {
         // The items are the callbacks: one bulk copy, seen as references (an IWorkItem reference is an object reference).
         ReadOnlySpan<IWorkItem> items = _items.Slice(start, callbacks.Length);
@@ -28,6 +28,9 @@ internal readonly ref struct WorkItemBatch : IBatchSource
         if (_context is not null)
         {
             contexts.Fill(_context);
+            return true;
         }
+
+        return false;
     }
 }

@@ -12,7 +12,7 @@ namespace SlimPool.Tests.Queues;
 public sealed class LockFreeBatchEnqueueTests
 {
     // The whole batch went in (false: the queue was retired first).
-    private static bool TryEnqueueBatch(LockFreeQueue<PaddedHeadAndTail> queue, ReadOnlySpan<QueuedWorkItem> items)
+    internal static bool TryEnqueueBatch(LockFreeQueue<PaddedHeadAndTail> queue, ReadOnlySpan<QueuedWorkItem> items)
     {
         var entries = new EntryBatch(items);
         return queue.EnqueueBatchUntilRetired(ref entries, 0, items.Length) == items.Length;
