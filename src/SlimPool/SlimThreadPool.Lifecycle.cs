@@ -37,7 +37,9 @@ public sealed partial class SlimThreadPool
 
     /// <summary>
     /// Stops accepting work, runs every accepted item, and waits for the workers to exit (a drain). Idempotent. On
-    /// one of this pool's workers it runs the remaining items on that worker and returns without waiting for it.
+    /// one of this pool's workers it runs the remaining items on that worker and returns without waiting for it; inside
+    /// an item that such a call (or the shutdown itself) runs, it returns at once, and the call running that item runs
+    /// the rest.
     /// </summary>
     public void Dispose()
     {

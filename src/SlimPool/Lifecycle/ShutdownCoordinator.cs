@@ -117,10 +117,20 @@ internal sealed class ShutdownCoordinator
             : shutdown;
     }
 
-    /// <summary>A drain that waits on the calling thread; on one of the pool's own workers it runs what is left instead.</summary>
+    /// <summary>
+    /// A drain that waits on the calling thread; on one of the pool's own workers it runs what is left instead. Inside an
+    /// item this shutdown runs itself (a worker's Dispose, the finishing thread, a late producer: see
+    /// <see cref="Run"/>) it only begins the shutdown: the loop running that item runs the rest, so no item runs inside
+    /// another, however many of them dispose the pool.
+    /// </summary>
     public void Dispose(bool onOwnWorker)
     {
         Begin();
+        if (t_runningLeftovers == this)
+        {
+            return;
+        }
+
         if (onOwnWorker)
         {
             RunUntilEmpty(stopOnAbandon: true);
@@ -133,9 +143,15 @@ internal sealed class ShutdownCoordinator
         FinishShutdown();
     }
 
+    /// <summary>As <see cref="Dispose"/>, waiting asynchronously off the pool's threads.</summary>
     public async ValueTask DisposeAsync(bool onOwnWorker)
     {
         Task<ShutdownResult> shutdown = Begin();
+        if (t_runningLeftovers == this)
+        {
+            return;
+        }
+
         if (onOwnWorker)
         {
             RunUntilEmpty(stopOnAbandon: true);

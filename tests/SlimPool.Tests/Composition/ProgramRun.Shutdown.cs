@@ -71,6 +71,8 @@ internal sealed partial class ProgramRun
                 return;
             }
 
+            // Not disposed: the delayed cancel below may come after the shutdown returned, and must then still cancel (a
+            // disposed source throws, and the cancel it records would not have happened). It holds no timer.
             var cancel = new CancellationTokenSource();
             ShutdownMode mode = spec.Kind == ShutdownKind.Abandon ? ShutdownMode.Abandon : ShutdownMode.Drain;
             CancellationToken token = spec.Kind == ShutdownKind.CancelledDrain ? cancel.Token : CancellationToken.None;
@@ -80,7 +82,6 @@ internal sealed partial class ProgramRun
                 {
                     record.ReturnSeq = Ledger.Next();
                     record.Result = done.Result;
-                    cancel.Dispose();
                 },
                 CancellationToken.None,
                 TaskContinuationOptions.ExecuteSynchronously,

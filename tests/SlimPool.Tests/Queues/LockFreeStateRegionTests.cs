@@ -44,6 +44,41 @@ public sealed class LockFreeStateRegionTests
         Assert.Null(taken.Context);
     }
 
+    [Theory]
+    [InlineData(0)]
+    [InlineData(1)]
+    [InlineData(2)]
+    public void TryDequeue_FirstExtraAContextAloneAfterPlainLaps_ComesBackWithItsContext(int how)
+    {
+        var queue = new LockFreeQueue<PaddedHeadAndTail>(initialSegmentLength: 8);
+        for (int i = 0; i < 20; i++)
+        {
+            queue.Enqueue(Entry(i));
+            Assert.True(queue.TryDequeue(out _));
+        }
+
+        ExecutionContext context = ExecutionContext.Capture()!;
+        var entry = new QueuedWorkItem(new IdBox(20), state: null, context);
+        switch (how)
+        {
+            case 0:
+                queue.Enqueue(entry);
+                break;
+            case 1:
+                Assert.True(LockFreeBatchEnqueueTests.TryEnqueueBatch(queue, [entry]));
+                break;
+            default:
+                IWorkItem[] items = [new IdBox(20)];
+                var batch = new WorkItemBatch(items, context);
+                Assert.Equal(1, queue.EnqueueBatchUntilRetired(ref batch, 0, 1));
+                break;
+        }
+
+        Assert.True(queue.TryDequeue(out QueuedWorkItem taken));
+        Assert.Null(taken.StoredState);
+        Assert.Same(context, taken.Context);
+    }
+
     [Fact]
     public void Enqueue_PlainAndStateProducersRacingConsumers_EachEntryComesBackWithExactlyItsOwnStateAndContext()
     {
