@@ -141,11 +141,21 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
     /// <summary>Whether the calling thread is one of this pool's workers.</summary>
     internal bool IsOwnWorker => CurrentWorker.Pool == this;
 
+    /// <summary>
+    /// Whether the calling thread runs this pool's items: one of its workers, or a thread running an item the shutdown
+    /// runs itself (the thread finishing it, a late producer: <see cref="ShutdownCoordinator.IsRunningLeftoversOnCurrentThread"/>),
+    /// which is then the only one left to run what is queued. Nothing on such a thread may wait for the pool's items.
+    /// </summary>
+    internal bool IsRunningItemsOnCurrentThread => IsOwnWorker || _shutdown.IsRunningLeftoversOnCurrentThread;
+
+    /// <summary>Whether the calling thread runs an item the shutdown runs itself, off the workers (see above).</summary>
+    internal bool IsRunningShutdownItemsOnCurrentThread => _shutdown.IsRunningLeftoversOnCurrentThread;
+
     SlimThreadPool ISchedulingTarget.Pool => this;
 
     int ISchedulingTarget.MaximumConcurrencyLevel => _workerCount;
 
-    bool ISchedulingTarget.IsRunningItemsOnCurrentThread => IsOwnWorker;
+    bool ISchedulingTarget.IsRunningItemsOnCurrentThread => IsRunningItemsOnCurrentThread;
 
     bool ISchedulingTarget.TryEnqueue(object callback, object? state) => TryEnqueue(callback, state);
 

@@ -8,9 +8,10 @@ namespace SlimPool.Async;
 /// <see cref="SendOrPostCallback"/> directly), so <c>await</c> resumes there.
 /// </summary>
 /// <remarks>
-/// <see cref="Send"/> where the target's items run (one of the pool's workers; an item of the group) runs the callback
-/// inline: a worker that waited for its own pool could deadlock a full pool, and inline is what a caller of Send there
-/// expects. Elsewhere it posts and blocks until the callback has run, rethrowing its exception; on another of the
+/// <see cref="Send"/> where the target's items run (one of the pool's workers; an item of the group; the thread running
+/// the pool's shutdown's own items, for the pool and its groups alike) runs the callback inline: a worker that waited
+/// for its own pool could deadlock a full pool, the shutdown's thread would wait for itself, and inline is what a caller
+/// of Send there expects. Elsewhere it posts and blocks until the callback has run, rethrowing its exception; on another of the
 /// pool's workers the wait is a blocking scope, so a spare worker covers for it. If a shutdown abandons the callback
 /// before it runs, Send throws <see cref="ObjectDisposedException"/> instead of waiting for ever. A Post after the
 /// target stopped accepting runs on the built-in thread pool instead, so a late continuation is never dropped.
@@ -35,7 +36,9 @@ internal sealed class SlimSynchronizationContext(ISchedulingTarget target) : Syn
     public override void Send(SendOrPostCallback d, object? state)
     {
         ArgumentNullException.ThrowIfNull(d);
-        if (target.IsRunningItemsOnCurrentThread)
+        // Inline also on the thread running the pool's shutdown's own items: posted, the callback would wait for the
+        // very loop this call blocks (the only one left to run the pool's items, the group's turns included).
+        if (target.IsRunningItemsOnCurrentThread || target.Pool.IsRunningShutdownItemsOnCurrentThread)
         {
             d(state);
             return;

@@ -38,8 +38,8 @@ public sealed partial class SlimThreadPoolGroup
 
     /// <summary>
     /// Stops the group accepting items and waits until every accepted item has run (a drain). Idempotent. Inside one of
-    /// the group's items, or on any of the pool's workers, it does not wait (the items it would wait for may need that
-    /// worker); they still run.
+    /// the group's items, on any of the pool's workers, or inside an item the pool's shutdown runs itself, it does not wait
+    /// (the items it would wait for may need that thread); they still run.
     /// </summary>
     public void Dispose()
     {
@@ -64,7 +64,9 @@ public sealed partial class SlimThreadPoolGroup
         }
     }
 
-    private bool MayWaitHere => !_turns.IsCurrent && !_pool.IsOwnWorker;
+    // Not inside the group's turn, nor on a thread that runs the pool's items (a worker, or the thread running the
+    // shutdown's own items, the only one left to run the group's turn).
+    private bool MayWaitHere => !_turns.IsCurrent && !_pool.IsRunningItemsOnCurrentThread;
 
     // The shutdown's state, made by the first call that needs it (an idle group does not carry it).
     private GroupShutdown Shutdown

@@ -48,6 +48,7 @@ internal sealed class ShutdownCoordinator
     private readonly Lock _finishLock = new();
     private int _shutdown;
     private int _abandon;
+    private int _runningHere; // threads in RunUntilEmpty (a worker's Dispose, the finish): see IsRunningItems
     private int _finished;
     private readonly TaskCompletionSource<ShutdownResult> _finishedResult = new(); // every ShutdownAsync returns its task
     private ShutdownResult? _shutdownResult;      // under _finishLock, once the workers have exited
@@ -91,6 +92,13 @@ internal sealed class ShutdownCoordinator
     /// its leftover loop, instead of running on the built-in pool after the shutdown returned.
     /// </summary>
     public bool IsRunningLeftoversOnCurrentThread => t_runningLeftovers == this;
+
+    /// <summary>
+    /// Whether a thread is running what is queued for this shutdown (the finish, or a worker's Dispose): counted before it
+    /// takes an item, so an item it took is in the queue or counted here. Late producers' items, which run only after the
+    /// finish, are not counted.
+    /// </summary>
+    public bool IsRunningItems => Volatile.Read(ref _runningHere) != 0;
 
     /// <summary>The final result, once the shutdown has finished (set before the finish callback runs).</summary>
     public ShutdownResult? FinalResult => Volatile.Read(ref _shutdownResult);
@@ -234,7 +242,10 @@ internal sealed class ShutdownCoordinator
             }
         }
 
-        return AbandonBeforeWorkersStop();
+        // Inside an item this shutdown runs on this thread (see Run), the loop running it sees the flag and hands the rest
+        // back in the one result every call returns; an early result made here, under the finish's lock this thread
+        // holds, would hand back items that result does not list.
+        return t_runningLeftovers == this ? await shutdown.ConfigureAwait(false) : AbandonBeforeWorkersStop();
     }
 
     // A cancelled shutdown whose workers are still running items: hand back what is queued now. Workers still check
@@ -369,12 +380,22 @@ internal sealed class ShutdownCoordinator
         }
     }
 
-    // Runs whatever is queued on the calling thread (shutdown paths only).
+    // Runs whatever is queued on the calling thread (shutdown paths only). Counted from before its first look until after
+    // its last item, as a busy worker is (IdleTracker reads the count before and after its look at the queue): an item
+    // taken here is in the queue or counted, so no waiter sees the pool idle while it runs.
     private void RunUntilEmpty(bool stopOnAbandon)
     {
-        while (!(stopOnAbandon && IsAbandoning) && TryTakeLeftover(out QueuedWorkItem item))
+        Interlocked.Increment(ref _runningHere);
+        try
         {
-            Run(item);
+            while (!(stopOnAbandon && IsAbandoning) && TryTakeLeftover(out QueuedWorkItem item))
+            {
+                Run(item);
+            }
+        }
+        finally
+        {
+            Interlocked.Decrement(ref _runningHere);
         }
     }
 

@@ -15,6 +15,9 @@ namespace SlimPool.Workers;
 /// <para>No missed completion (<see cref="IdleWaiters"/>): a worker lowers its flag with an exchange (a full fence) and
 /// then reads whether anybody waits (<see cref="OnWorkerIdle"/>). Either the waiter's look sees the last worker's flag
 /// down, or that worker sees the waiter and looks itself.</para>
+/// <para>The shutdown's own loop over what is queued (the finish, a worker's Dispose) counts the same way, before its
+/// first look and until after its last item (<see cref="ShutdownCoordinator.IsRunningItems"/>); the finish completes every
+/// waiter when it is done, and a worker's Dispose runs inside that worker's item, whose flag is up meanwhile.</para>
 /// <para>Long-running tasks from the pool's TaskScheduler run on threads of their own: they count in
 /// <c>_longRunning</c> from before they are started until they return, and the one that brings it to 0 pairs with
 /// the waiters the same way a worker lowering its flag does. The count is read before the looks: a task publishes what
@@ -64,7 +67,7 @@ internal sealed class IdleTracker(IWorkQueue queue, WorkerSet workers, ShutdownC
             return true;
         }
 
-        if (Volatile.Read(ref _longRunning) != 0)
+        if (Volatile.Read(ref _longRunning) != 0 || shutdown.IsRunningItems)
         {
             return false;
         }
@@ -73,6 +76,7 @@ internal sealed class IdleTracker(IWorkQueue queue, WorkerSet workers, ShutdownC
         return changes >= 0
             && queue.IsEmpty
             && workers.BusyChangesIfNoneBusy() == changes
-            && Volatile.Read(ref _longRunning) == 0;
+            && Volatile.Read(ref _longRunning) == 0
+            && !shutdown.IsRunningItems;
     }
 }

@@ -1,0 +1,210 @@
+using SlimPool.Queues;
+using SlimPool.Tests.Infrastructure;
+
+namespace SlimPool.Tests.Lifecycle;
+
+/// <summary>
+/// The pool's and a group's own API called from items the shutdown runs itself off the pool's workers: by a late
+/// producer (its publish landed after the shutdown's last look) or by the thread that finishes the shutdown. That thread
+/// is the only one left to run the pool's items, so nothing it calls may wait for them (found by an adversarial hunt).
+/// </summary>
+public sealed class ShutdownLeftoverReentryTests
+{
+    private static readonly TimeSpan Short = TimeSpan.FromSeconds(10);
+
+    // A producer whose publish lands after the shutdown's last look runs its own item (OnQueuedDuringShutdown).
+    // Returns the producer thread, already joined or not (the caller asserts).
+    private static Thread LateProducer(SlimThreadPool pool, GatedQueue queue, Action item)
+    {
+        queue.HoldNextEnqueue();
+        var producer = new Thread(() => pool.Queue(item)) { IsBackground = true, Name = "late producer" };
+        producer.Start();
+        Bounded.Wait(queue.Held, "the producer to reach its enqueue");
+        pool.Dispose(); // the queue is empty: the shutdown finishes, its last look is over
+        queue.Release();
+        return producer;
+    }
+
+    private static SlimThreadPool GatedPool(GatedQueue queue) => new(new SlimThreadPoolOptions
+    {
+        WorkerCount = 1,
+        QueueFactory = () => queue,
+        StarvationTimeout = Timeout.InfiniteTimeSpan,
+    });
+
+    [Fact]
+    public void SynchronizationContextSend_InALateProducersLeftoverItem_DoesNotDeadlock()
+    {
+        var queue = new GatedQueue();
+        using var pool = GatedPool(queue);
+        int sent = 0;
+        Thread producer = LateProducer(pool, queue, () => pool.SynchronizationContext.Send(_ => Interlocked.Increment(ref sent), null));
+        Assert.True(producer.Join(Short), "the late producer hung: Send inside the leftover item it runs waits for a callback only that thread would run");
+        Assert.Equal(1, Volatile.Read(ref sent));
+    }
+
+    [Fact]
+    public void GroupSynchronizationContextSend_InALateProducersLeftoverItem_DoesNotDeadlock()
+    {
+        var queue = new GatedQueue();
+        using var pool = GatedPool(queue);
+        SlimThreadPoolGroup group = pool.CreateGroup();
+        int sent = 0;
+        Thread producer = LateProducer(pool, queue, () => group.SynchronizationContext.Send(_ => Interlocked.Increment(ref sent), null));
+        Assert.True(producer.Join(Short), "the late producer hung: the group's Send inside the leftover item it runs waits for a turn only that thread would run");
+        Assert.Equal(1, Volatile.Read(ref sent));
+    }
+
+    [Fact]
+    public void GroupDispose_InALateProducersLeftoverItem_DoesNotWaitForItemsOnlyThatThreadRuns()
+    {
+        var queue = new GatedQueue();
+        using var pool = GatedPool(queue);
+        SlimThreadPoolGroup group = pool.CreateGroup();
+        int ran = 0;
+        Thread producer = LateProducer(pool, queue, () =>
+        {
+            group.SynchronizationContext.Post(_ => Interlocked.Increment(ref ran), null); // accepted: this thread runs leftovers
+            group.Dispose();
+        });
+        Assert.True(producer.Join(Short), "the late producer hung: group.Dispose inside its leftover item waits for the group's turn, which only that thread would run");
+        Assert.Equal(1, Volatile.Read(ref ran));
+    }
+
+    [Fact]
+    public void ShutdownAbandonWithCancelledToken_InAnItemTheFinishRuns_GivesTheSameOutcomeAsEveryCall()
+    {
+        // The worker's exit hook posts two continuations (accepted: a drain, before the last look) after the worker's
+        // last look: the shutdown's finish runs them. The first asks for an abandon with a cancelled token.
+        SlimThreadPool? poolRef = null;
+        Task<ShutdownResult>? inner = null;
+        int ranSecond = 0;
+        using var posted = new ManualResetEventSlim();
+        var pool = new SlimThreadPool(new SlimThreadPoolOptions
+        {
+            WorkerCount = 1,
+            Queue = WorkQueueKind.Locked,
+            StarvationTimeout = Timeout.InfiniteTimeSpan,
+            OnThreadExit = _ =>
+            {
+                SlimThreadPool p = Volatile.Read(ref poolRef)!;
+                p.SynchronizationContext.Post(_ => inner = p.ShutdownAsync(ShutdownMode.Abandon, new CancellationToken(canceled: true)), null);
+                p.SynchronizationContext.Post(_ => Interlocked.Increment(ref ranSecond), null);
+                posted.Set();
+            },
+        });
+        Volatile.Write(ref poolRef, pool);
+        pool.Queue(() => { });
+        ShutdownResult outer = Bounded.Result(pool.ShutdownAsync(ShutdownMode.Drain), "the drain");
+        Assert.True(posted.IsSet, "the exit hook did not post");
+        Assert.NotNull(inner);
+        ShutdownResult innerResult = Bounded.Result(inner!, "the inner abandon");
+        int handedBack = innerResult.AbandonedCount;
+        Assert.Equal(1, handedBack + Volatile.Read(ref ranSecond)); // ran or handed back, once
+        // "Every call returns the same outcome"
+        Assert.Equal(innerResult.Mode, outer.Mode);
+        Assert.Equal(innerResult.AbandonedCount, outer.AbandonedCount);
+    }
+
+    // A pool whose one worker, as it exits (after its last look, before the finish), posts `item` to the pool's context:
+    // accepted (a drain, before the last look), so the shutdown's finish runs it, off the workers.
+    private static SlimThreadPool PoolWhoseFinishRuns(Action<SlimThreadPool> item)
+    {
+        SlimThreadPool? poolRef = null;
+        var pool = new SlimThreadPool(new SlimThreadPoolOptions
+        {
+            WorkerCount = 1,
+            Queue = WorkQueueKind.Locked,
+            StarvationTimeout = Timeout.InfiniteTimeSpan,
+            OnThreadExit = _ =>
+            {
+                SlimThreadPool p = Volatile.Read(ref poolRef)!;
+                p.SynchronizationContext.Post(_ => item(p), null);
+            },
+        });
+        Volatile.Write(ref poolRef, pool);
+        return pool;
+    }
+
+    [Fact]
+    public void SynchronizationContextSend_InAnItemTheFinishRuns_DoesNotHangDispose()
+    {
+        int sent = 0;
+        SlimThreadPool pool = PoolWhoseFinishRuns(p => p.SynchronizationContext.Send(_ => Interlocked.Increment(ref sent), null));
+        var disposer = new Thread(pool.Dispose) { IsBackground = true };
+        disposer.Start();
+        Assert.True(disposer.Join(Short), "pool.Dispose() hung: Send inside an item the finish runs waits for a callback only the finishing thread would run, holding the finish lock");
+        Assert.Equal(1, Volatile.Read(ref sent));
+    }
+
+    [Fact]
+    public void GroupDispose_InAnItemTheFinishRuns_DoesNotHangDispose()
+    {
+        int ran = 0;
+        SlimThreadPoolGroup? group = null;
+        SlimThreadPool pool = PoolWhoseFinishRuns(p =>
+        {
+            group!.SynchronizationContext.Post(_ => Interlocked.Increment(ref ran), null);
+            group.Dispose();
+        });
+        group = pool.CreateGroup();
+        var disposer = new Thread(pool.Dispose) { IsBackground = true };
+        disposer.Start();
+        Assert.True(disposer.Join(Short), "pool.Dispose() hung: group.Dispose inside an item the finish runs waits for a turn only the finishing thread would run");
+        Assert.Equal(1, Volatile.Read(ref ran));
+    }
+
+    [Fact]
+    public void WaitForIdleAsync_WhileTheFinishRunsAnItem_DoesNotComplete()
+    {
+        using var started = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        SlimThreadPool pool = PoolWhoseFinishRuns(_ =>
+        {
+            started.Set();
+            release.Wait(Bounded.Timeout);
+        });
+        Task<ShutdownResult> drain = pool.ShutdownAsync(ShutdownMode.Drain);
+        Bounded.Wait(started, "the finish to run the item");
+        Task idle = pool.WaitForIdleAsync();
+        Thread.Sleep(200);
+        bool completedWhileRunning = idle.IsCompleted;
+        release.Set();
+        Bounded.Result(drain, "the drain");
+        Assert.False(completedWhileRunning, "WaitForIdleAsync completed while an accepted item was still running (on the finishing thread)");
+    }
+
+    internal sealed class GatedQueue : IWorkQueue
+    {
+        private readonly LockFreeWorkQueue _inner = new();
+        private readonly ManualResetEventSlim _release = new(true);
+        private int _hold;
+
+        public ManualResetEventSlim Held { get; } = new();
+
+        public bool IsEmpty => _inner.IsEmpty;
+
+        public int Count => _inner.Count;
+
+        public void HoldNextEnqueue()
+        {
+            _release.Reset();
+            Volatile.Write(ref _hold, 1);
+        }
+
+        public void Release() => _release.Set();
+
+        public void Enqueue(in QueuedWorkItem item)
+        {
+            if (Interlocked.Exchange(ref _hold, 0) == 1)
+            {
+                Held.Set();
+                _release.Wait(Bounded.Timeout);
+            }
+
+            _inner.Enqueue(item);
+        }
+
+        public bool TryDequeue(out QueuedWorkItem item) => _inner.TryDequeue(out item);
+    }
+}
