@@ -50,7 +50,7 @@ public sealed class DisposeFromItemsTests
                 pool.Queue(() =>
                 {
                     int nesting = ++t_nesting;
-                    InterlockedMax(ref deepest, nesting);
+                    Atomic.Max(ref deepest, nesting);
                     try
                     {
                         Interlocked.Increment(ref ran);
@@ -67,20 +67,5 @@ public sealed class DisposeFromItemsTests
         Assert.True(pool.ShutdownAsync(ShutdownMode.Drain).Wait(Bounded.Timeout), "the drain did not finish");
         Assert.Equal(Items, Volatile.Read(ref ran));
         return Volatile.Read(ref deepest);
-    }
-
-    private static void InterlockedMax(ref int target, int value)
-    {
-        int seen = Volatile.Read(ref target);
-        while (value > seen)
-        {
-            int previous = Interlocked.CompareExchange(ref target, value, seen);
-            if (previous == seen)
-            {
-                return;
-            }
-
-            seen = previous;
-        }
     }
 }

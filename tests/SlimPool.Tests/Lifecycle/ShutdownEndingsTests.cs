@@ -1,4 +1,3 @@
-using SlimPool.Queues;
 using SlimPool.Tests.Infrastructure;
 
 namespace SlimPool.Tests.Lifecycle;
@@ -124,7 +123,6 @@ public sealed class ShutdownEndingsTests
         Bounded.Wait(idle, "idle after the task");
     }
 
-    // A LockFreeWorkQueue whose next Enqueue can be held at its start until released.
     public static TheoryData<WorkQueueKind, IdleWaitKind> Configurations() => TestPools.QueueAndIdleWaits();
 
     /// <summary>
@@ -159,39 +157,5 @@ public sealed class ShutdownEndingsTests
             ShutdownResult result = Bounded.Result(abandon!, "the abandon");
             Assert.Equal(ShutdownMode.Abandon, result.Mode);
         }
-    }
-
-    private sealed class GatedQueue : IWorkQueue
-    {
-        private readonly LockFreeWorkQueue _inner = new();
-        private readonly ManualResetEventSlim _release = new(true);
-        private int _hold;
-
-        public ManualResetEventSlim Held { get; } = new();
-
-        public bool IsEmpty => _inner.IsEmpty;
-
-        public int Count => _inner.Count;
-
-        public void HoldNextEnqueue()
-        {
-            _release.Reset();
-            Volatile.Write(ref _hold, 1);
-        }
-
-        public void Release() => _release.Set();
-
-        public void Enqueue(in QueuedWorkItem item)
-        {
-            if (Interlocked.Exchange(ref _hold, 0) == 1)
-            {
-                Held.Set();
-                _release.Wait(Bounded.Timeout);
-            }
-
-            _inner.Enqueue(item);
-        }
-
-        public bool TryDequeue(out QueuedWorkItem item) => _inner.TryDequeue(out item);
     }
 }

@@ -1,4 +1,3 @@
-using SlimPool.Queues;
 using SlimPool.Tests.Infrastructure;
 
 namespace SlimPool.Tests.Lifecycle;
@@ -172,39 +171,5 @@ public sealed class ShutdownLeftoverReentryTests
         release.Set();
         Bounded.Result(drain, "the drain");
         Assert.False(completedWhileRunning, "WaitForIdleAsync completed while an accepted item was still running (on the finishing thread)");
-    }
-
-    internal sealed class GatedQueue : IWorkQueue
-    {
-        private readonly LockFreeWorkQueue _inner = new();
-        private readonly ManualResetEventSlim _release = new(true);
-        private int _hold;
-
-        public ManualResetEventSlim Held { get; } = new();
-
-        public bool IsEmpty => _inner.IsEmpty;
-
-        public int Count => _inner.Count;
-
-        public void HoldNextEnqueue()
-        {
-            _release.Reset();
-            Volatile.Write(ref _hold, 1);
-        }
-
-        public void Release() => _release.Set();
-
-        public void Enqueue(in QueuedWorkItem item)
-        {
-            if (Interlocked.Exchange(ref _hold, 0) == 1)
-            {
-                Held.Set();
-                _release.Wait(Bounded.Timeout);
-            }
-
-            _inner.Enqueue(item);
-        }
-
-        public bool TryDequeue(out QueuedWorkItem item) => _inner.TryDequeue(out item);
     }
 }
