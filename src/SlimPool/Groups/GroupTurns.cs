@@ -411,6 +411,11 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         WorkerState? worker = _pool.OwnWorkerState; // where the pool counts this turn's items
         naming &= worker is not null;
 
+        // A blocking scope one of the group's items leaves open ends with that item, not with the turn (a pool item): the
+        // depth the turn started at is what each item leaves behind.
+        WorkerBlockingState? blocking = worker?.Blocking;
+        int blockingDepth = blocking?.Depth ?? 0;
+
         // Whether a listener has the run-time histogram on, read once a turn (a listener that starts mid-turn samples from
         // the next one): a serial queue's items cost a turn each, and every read on that path shows.
         bool timing = worker is not null && durations.IsEnabled;
@@ -447,6 +452,11 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
 
             long sampledAt = timing ? durations.StartSample() : 0; // timed on workers only (WorkItemDurations)
             runner.Execute(item, contexts);
+            if (blocking is not null && blocking.Depth != blockingDepth)
+            {
+                blocking.EndOfNestedItem(blockingDepth);
+            }
+
             _pool.OnItemCompleted(worker);
             counted++;
             if (sampledAt != 0)

@@ -1,3 +1,4 @@
+using SlimPool.Groups;
 using SlimPool.Queues;
 using SlimPool.Scheduling;
 using SlimPool.Workers;
@@ -27,6 +28,7 @@ internal sealed class ShutdownCoordinator
     private readonly StarvationGuard? _guard;
     private readonly CapacityGate? _gate;
     private readonly Action _onFinished;
+    private readonly SynchronizationContext _workersContext; // what the pool's workers run their items under
     private readonly Action<List<AbandonedWorkItem>> _handBackGroups;
     private readonly Func<PriorityLanes?> _lanes;
     // The context of a thread that nothing flowed into: no AsyncLocal values (Thread.UnsafeStart flows none).
@@ -60,8 +62,9 @@ internal sealed class ShutdownCoordinator
     /// <paramref name="handBackGroups"/> hands back what the pool's groups hold queued, in an abandon; <paramref name="lanes"/>
     /// reads the pool's priority lanes (null until the first High or Low item).
     /// </summary>
-    public ShutdownCoordinator(IWorkQueue queue, WorkItemRunner runner, WorkerSet workers, IdleWait idleWait, StarvationGuard? guard, CapacityGate? gate, Action onFinished, Action<List<AbandonedWorkItem>> handBackGroups, Func<PriorityLanes?> lanes)
+    public ShutdownCoordinator(IWorkQueue queue, WorkItemRunner runner, WorkerSet workers, IdleWait idleWait, StarvationGuard? guard, CapacityGate? gate, Action onFinished, Action<List<AbandonedWorkItem>> handBackGroups, Func<PriorityLanes?> lanes, SynchronizationContext workersContext)
     {
+        _workersContext = workersContext;
         _handBackGroups = handBackGroups;
         _lanes = lanes;
         _queue = queue;
@@ -242,10 +245,10 @@ internal sealed class ShutdownCoordinator
             }
         }
 
-        // Inside an item this shutdown runs on this thread (see Run), the loop running it sees the flag and hands the rest
-        // back in the one result every call returns; an early result made here, under the finish's lock this thread
-        // holds, would hand back items that result does not list.
-        return t_runningLeftovers == this ? await shutdown.ConfigureAwait(false) : AbandonBeforeWorkersStop();
+        // Inside an item the finish runs on this thread, under its lock, the finish sees the flag and hands the rest back
+        // in the one result every call returns; an early result made here would hand back items that result does not
+        // list. Anywhere else (a worker's Dispose loop included) the early result is that one result.
+        return _finishLock.IsHeldByCurrentThread ? await shutdown.ConfigureAwait(false) : AbandonBeforeWorkersStop();
     }
 
     // A cancelled shutdown whose workers are still running items: hand back what is queued now. Workers still check
@@ -407,15 +410,19 @@ internal sealed class ShutdownCoordinator
     private bool TryTakeLeftover(out QueuedWorkItem item) =>
         _queue.TryDequeue(out item) || (_lanes() is { } lanes && lanes.TryTakeLeftover(out item));
 
-    // An item run here, off the worker loop, counted as the workers count theirs (ItemAccounting). It runs in the context
-    // it flowed, or in a clean one, as on a worker, never in this caller's: the caller's AsyncLocal values are not the
-    // item's producer's (a group's turn takes the same context as its baseline). ExecutionContext.Run gives the caller
-    // back exactly the context it had, a suppressed flow included, which Capture cannot return; the runner restores the
-    // caller's SynchronizationContext.
+    // An item run here, off the worker loop, counted as the workers count theirs (ItemAccounting). It runs as a worker
+    // runs it, never as this caller's: in the context it flowed, or in a clean one (the caller's AsyncLocal values are not
+    // the item's producer's; a group's turn takes the same context as its baseline), under the workers'
+    // SynchronizationContext, outside any group whose item this thread is inside, and a blocking scope it leaves open ends
+    // with it. ExecutionContext.Run gives the caller back exactly the context it had, a suppressed flow included, which
+    // Capture cannot return; the runner restores the caller's SynchronizationContext.
     private void Run(in QueuedWorkItem item)
     {
         ShutdownCoordinator? outer = t_runningLeftovers;
         t_runningLeftovers = this;
+        GroupTurns? outerGroup = GroupTurns.Leave();
+        WorkerBlockingState? blocking = CurrentWorker.Blocking;
+        int blockingDepth = blocking?.Depth ?? 0;
         try
         {
             ExecutionContext.Run(
@@ -423,12 +430,15 @@ internal sealed class ShutdownCoordinator
                 static s =>
                 {
                     var (coordinator, entry, syncContext) = ((ShutdownCoordinator, QueuedWorkItem, SynchronizationContext?))s!;
+                    SynchronizationContext.SetSynchronizationContext(coordinator._workersContext);
                     coordinator._runner.Execute(entry, restoreContext: null, syncContext);
                 },
                 (this, item, SynchronizationContext.Current));
         }
         finally
         {
+            blocking?.EndOfNestedItem(blockingDepth);
+            GroupTurns.Return(outerGroup);
             t_runningLeftovers = outer;
         }
 

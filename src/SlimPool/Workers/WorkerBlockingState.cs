@@ -46,6 +46,26 @@ internal sealed class WorkerBlockingState(WorkerSet workers)
         }
     }
 
+    /// <summary>The scopes open now on this worker (0: it is not counted blocked).</summary>
+    public int Depth => _depth;
+
+    /// <summary>
+    /// After an item run inside another one (a group's item in its turn, an item run inline or by a worker's Dispose):
+    /// the scopes it left open, those above <paramref name="depthBefore"/> (the depth when it started), end with it; the
+    /// outer item's stay open.
+    /// </summary>
+    public void EndOfNestedItem(int depthBefore)
+    {
+        if (_depth > depthBefore)
+        {
+            _depth = depthBefore;
+            if (depthBefore == 0)
+            {
+                workers.OnUnblocked();
+            }
+        }
+    }
+
     /// <summary>After each item: a scope the item left open ends with it.</summary>
     public void EndOfItem()
     {

@@ -88,6 +88,7 @@ internal sealed class WorkerLoop
         Thread thread = Thread.CurrentThread;
         string threadName = thread.Name!;
         var blocking = new WorkerBlockingState(_workers);
+        state.Blocking = blocking;
         CurrentWorker.Enter(_pool, blocking, state, new Groups.DeferredQueueDrops());
         if (SlimPoolEventSource.Log.IsEnabled())
         {

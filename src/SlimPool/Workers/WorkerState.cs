@@ -30,6 +30,12 @@ internal sealed class WorkerState
     private int _nestings; // items run inside the running one, entered and left (slow-item watch); the worker's alone
 
     /// <summary>
+    /// The blocking scopes of the slot's worker, set by each occupant before its first item and read only on its own
+    /// thread (an item run inside another ends the scopes it left open: <see cref="WorkerBlockingState.EndOfNestedItem"/>).
+    /// </summary>
+    public WorkerBlockingState? Blocking { get; set; }
+
+    /// <summary>
     /// User items finished in this slot (those that threw and those skipped as cancelled included; see
     /// <see cref="ItemAccounting"/>).
     /// </summary>

@@ -33,6 +33,47 @@ public sealed class DisposeFromItemsTests
         Assert.InRange(deepest, 1, 2);
     }
 
+    // An item the shutdown runs inside a group's item runs as a plain pool item does: outside that group, under the
+    // workers' SynchronizationContext (found by an adversarial hunt).
+    [Fact]
+    public void Dispose_FromASerialGroupsItemOnTheWorker_RunsTheLeftoverPlainItemOutsideTheGroup()
+    {
+        using SlimThreadPool pool = TestPools.Create(workers: 1);
+        SlimThreadPoolGroup group = pool.CreateGroup();
+        using var groupItemStarted = new ManualResetEventSlim();
+        using var go = new ManualResetEventSlim();
+        SynchronizationContext? seenByPlain = null;
+        SynchronizationContext? poolContext = null;
+        bool plainRan = false;
+        bool plainRanOnGroupThread = false;
+        int groupThread = -1;
+
+        pool.Queue(() => poolContext = SynchronizationContext.Current);
+        Bounded.Until(() => poolContext is not null, "the pool's context seen by a plain item");
+
+        group.Queue(() =>
+        {
+            groupThread = Environment.CurrentManagedThreadId;
+            groupItemStarted.Set();
+            go.Wait(Bounded.Timeout);
+            pool.Dispose(); // on the pool's worker: runs what is left here
+        });
+        Bounded.Wait(groupItemStarted, "the group item");
+        pool.Queue(() =>
+        {
+            seenByPlain = SynchronizationContext.Current;
+            plainRanOnGroupThread = Environment.CurrentManagedThreadId == groupThread;
+            plainRan = true;
+        });
+        go.Set();
+        Bounded.Until(() => Volatile.Read(ref plainRan), "the plain item");
+        Bounded.Run(pool.Dispose, "Dispose");
+
+        Assert.True(plainRanOnGroupThread, "precondition: the group item's Dispose ran the plain item");
+        Assert.NotSame(group.SynchronizationContext, seenByPlain); // it ran under the group's context before
+        Assert.Same(poolContext, seenByPlain);
+    }
+
     // Queues Items items behind the held worker, each disposing the pool; returns the deepest nesting of our items on
     // one thread, after checking that every item ran once.
     private static int RunItemsThatDispose(WorkQueueKind queue, IdleWaitKind idleWait, Action<SlimThreadPool> dispose)

@@ -1,3 +1,4 @@
+using SlimPool.Queues;
 using SlimPool.Tests.Infrastructure;
 
 namespace SlimPool.Tests.Lifecycle;
@@ -43,15 +44,27 @@ public sealed class ShutdownLeftoverReentryTests
     }
 
     [Fact]
-    public void GroupSynchronizationContextSend_InALateProducersLeftoverItem_DoesNotDeadlock()
+    public void GroupSynchronizationContextSend_InALateProducersLeftoverItem_ThrowsInsteadOfDeadlocking()
     {
         var queue = new GatedQueue();
         using var pool = GatedPool(queue);
         SlimThreadPoolGroup group = pool.CreateGroup();
         int sent = 0;
-        Thread producer = LateProducer(pool, queue, () => group.SynchronizationContext.Send(_ => Interlocked.Increment(ref sent), null));
+        Exception? failure = null;
+        Thread producer = LateProducer(pool, queue, () =>
+        {
+            try
+            {
+                group.SynchronizationContext.Send(_ => Interlocked.Increment(ref sent), null);
+            }
+            catch (ObjectDisposedException e)
+            {
+                failure = e;
+            }
+        });
         Assert.True(producer.Join(Short), "the late producer hung: the group's Send inside the leftover item it runs waits for a turn only that thread would run");
-        Assert.Equal(1, Volatile.Read(ref sent));
+        Assert.IsType<ObjectDisposedException>(failure); // it can neither wait for the group nor run inline beside it
+        Assert.Equal(0, Volatile.Read(ref sent));
     }
 
     [Fact]
@@ -171,5 +184,70 @@ public sealed class ShutdownLeftoverReentryTests
         release.Set();
         Bounded.Result(drain, "the drain");
         Assert.False(completedWhileRunning, "WaitForIdleAsync completed while an accepted item was still running (on the finishing thread)");
+    }
+
+    [Fact]
+    public void GroupSend_InOneLateProducersItem_NeverRunsBesideTheGroupsItemAnotherLateProducerRuns()
+    {
+        var queue = new HoldAllQueue();
+        using var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = 1, QueueFactory = () => queue, StarvationTimeout = Timeout.InfiniteTimeSpan });
+        SlimThreadPoolGroup group = pool.CreateGroup();
+        using var bStarted = new ManualResetEventSlim();
+        using var sent = new ManualResetEventSlim();
+        int inGroupItem = 0, overlapped = -1;
+        queue.Close();
+        Exception? sendFailure = null;
+        var l1 = new Thread(() => pool.Queue(() =>
+        {
+            bStarted.Wait(TimeSpan.FromSeconds(5));
+            try
+            {
+                group.SynchronizationContext.Send(_ => { Volatile.Write(ref overlapped, Volatile.Read(ref inGroupItem)); sent.Set(); }, null);
+            }
+            catch (ObjectDisposedException e)
+            {
+                sendFailure = e;
+            }
+        })) { IsBackground = true };
+        var l2 = new Thread(() => group.Queue(() =>
+        {
+            Volatile.Write(ref inGroupItem, 1);
+            bStarted.Set();
+            sent.Wait(TimeSpan.FromSeconds(2));
+            Volatile.Write(ref inGroupItem, 0);
+        })) { IsBackground = true };
+        l1.Start();
+        l2.Start();
+        Bounded.Wait(queue.Held, "both producers to reach their enqueue");
+        pool.Dispose();
+        queue.Open();
+        Assert.True(l1.Join(Bounded.Timeout) && l2.Join(Bounded.Timeout), "a late producer hung");
+        Assert.True(bStarted.IsSet, "the group's item ran");
+        Assert.True(Volatile.Read(ref overlapped) != 1, "the serial group's Send callback ran on one late producer while the group's item ran on the other");
+        Assert.IsType<ObjectDisposedException>(sendFailure); // the group's Send there can neither wait nor run inline
+    }
+
+    // Holds every enqueue while closed.
+    private sealed class HoldAllQueue : IWorkQueue
+    {
+        private readonly LockFreeWorkQueue _inner = new();
+        private readonly ManualResetEventSlim _open = new(true);
+        public CountdownEvent Held { get; } = new(2);
+        public bool IsEmpty => _inner.IsEmpty;
+        public int Count => _inner.Count;
+        public void Close() => _open.Reset();
+        public void Open() => _open.Set();
+        public void Enqueue(in QueuedWorkItem item)
+        {
+            if (!_open.IsSet)
+            {
+                Held.Signal();
+                _open.Wait(Bounded.Timeout);
+            }
+
+            _inner.Enqueue(item);
+        }
+
+        public bool TryDequeue(out QueuedWorkItem item) => _inner.TryDequeue(out item);
     }
 }

@@ -158,4 +158,50 @@ public sealed class CompensationTests
         Assert.True(live <= 2 + (elapsedMs * 1.1), $"{live} workers after {elapsedMs:0} ms with a 1 ms period");
         Assert.True(live >= 2, "the guard started no spare at all");
     }
+
+    // Guarantee 9: "a scope left open ends with its item", a group's item too: a group's turn is one pool item, and a
+    // scope ended only with the turn kept the worker counted blocked (and the spare it started running beside it) while
+    // the turn ran the group's next items (found by an adversarial hunt).
+    [Fact]
+    public void BlockingScope_LeftOpenByAGroupItem_EndsWithThatItemNotWithTheTurn()
+    {
+        using SlimThreadPool pool = TestPools.Create(workers: 1);
+        SlimThreadPoolGroup group = pool.CreateGroup();
+        using var secondQueued = new ManualResetEventSlim();
+        int blockedSeenByNext = -1;
+        int blockedSeenInside = -1;
+        using var done = new ManualResetEventSlim();
+
+        group.Queue(() =>
+        {
+            _ = pool.EnterBlocking(); // left open: ends with this item
+            blockedSeenInside = pool.BlockedWorkerCount;
+            secondQueued.Wait(Bounded.Timeout); // the next item is queued in the group: same turn
+        });
+        group.Queue(() =>
+        {
+            blockedSeenByNext = pool.BlockedWorkerCount;
+            done.Set();
+        });
+        secondQueued.Set();
+        Bounded.Wait(done, "the group's second item");
+
+        Assert.Equal(1, blockedSeenInside);
+        Assert.Equal(0, blockedSeenByNext); // 1 before: the first item's scope stayed open for the rest of the turn
+    }
+
+    // Control: a plain item's scope left open ends with it.
+    [Fact]
+    public void BlockingScope_LeftOpenByAPlainItem_EndsWithThatItem()
+    {
+        using SlimThreadPool pool = TestPools.Create(workers: 1);
+        using var done = new ManualResetEventSlim();
+        pool.Queue(() =>
+        {
+            _ = pool.EnterBlocking();
+            done.Set();
+        });
+        Bounded.Wait(done, "the item");
+        Bounded.Until(() => pool.BlockedWorkerCount == 0, "the left-open scope to end with its item");
+    }
 }
