@@ -1,0 +1,62 @@
+using SlimPool.Tests.Infrastructure;
+
+namespace SlimPool.Tests.Groups;
+
+/// <summary>Async flows in a serial group raced by the group's abandon or the pool's cancelled drain: no two steps at once, none after the shutdown completed.</summary>
+public sealed class SerialGroupFlowsShutdownRaceTests
+{
+    // flows in a serial group (Yield and SwitchTo) raced by the group's abandon or the pool's cancelled drain: no two
+    // steps at once in the group, no step in the group after the shutdown's task completed.
+    [Theory]
+    [InlineData(WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark, false)]
+    [InlineData(WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark, true)]
+    [InlineData(WorkQueueKind.LockFree, IdleWaitKind.SpinThenPark, false)]
+    [InlineData(WorkQueueKind.Locked, IdleWaitKind.AutoResetEvent, true)]
+    public void SerialGroupFlows_RacingAbandonOrCancelledDrain_NoOverlapNoStepAfterTheShutdown(WorkQueueKind queue, IdleWaitKind idle, bool poolDrain)
+    {
+        for (int round = 0; round < 40; round++)
+        {
+            SlimThreadPool pool = TestPools.Create(3, o => { o.Queue = queue; o.IdleWait = idle; });
+            SlimThreadPoolGroup g = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = 1, MaxItemsPerTurn = 2 });
+            int inGroup = 0, overlap = 0, after = 0, shutDown = 0;
+            var flows = new List<Task>();
+            for (int f = 0; f < 6; f++)
+            {
+                try
+                {
+                    flows.Add(g.Run(async () =>
+                    {
+                        for (int s = 0; s < 200; s++)
+                        {
+                            if (Interlocked.Increment(ref inGroup) != 1) { Interlocked.Increment(ref overlap); }
+                            if (Volatile.Read(ref shutDown) != 0) { Interlocked.Increment(ref after); }
+                            Thread.SpinWait(50);
+                            Interlocked.Decrement(ref inGroup);
+                            if ((s & 1) == 0) { await Task.Yield(); } else { await g.SwitchTo(alwaysYield: true); }
+                        }
+                    }));
+                }
+                catch (ObjectDisposedException) { }
+            }
+
+            Thread.Sleep(round % 5);
+            ShutdownResult result;
+            if (poolDrain)
+            {
+                using var cts = new CancellationTokenSource(TimeSpan.FromMilliseconds(1));
+                result = Bounded.Result(pool.ShutdownAsync(ShutdownMode.Drain, cts.Token), "pool drain");
+            }
+            else
+            {
+                result = Bounded.Result(g.ShutdownAsync(ShutdownMode.Abandon), "group abandon");
+            }
+
+            Volatile.Write(ref shutDown, 1);
+            Thread.Sleep(20);
+            Assert.True(overlap == 0, $"round {round}: {overlap} steps of the serial group overlapped");
+            // After the shutdown returned: what was running may finish its step; nothing new starts in the group.
+            Assert.True(after <= 1, $"round {round}: {after} steps started after the shutdown returned");
+            Bounded.Run(pool.Dispose, "dispose");
+        }
+    }
+}
