@@ -10,7 +10,7 @@ namespace SlimPool.Tests.Groups;
 /// </summary>
 public sealed class GroupsMeetGuardAndPrioritiesTests
 {
-    // a serial group's item on the only worker queues a plain item, a High item and another group's item (all onto
+    // A serial group's item on the only worker queues a plain item, a High item and another group's item (all onto
     // its own worker), then sleeps without saying so. The guard's spare must run them while it sleeps; the group's next
     // item must wait; the spare must retire afterwards.
     [Theory]
@@ -54,7 +54,7 @@ public sealed class GroupsMeetGuardAndPrioritiesTests
         Bounded.Until(() => pool.LiveWorkerCount == 1, "spares retire");
     }
 
-    // a group of two, items that sleep without saying so, guard on: spares must never let it exceed two.
+    // A group of two, items that sleep without saying so, guard on: spares must never let it exceed two.
     [Theory]
     [MemberData(nameof(TestPools.QueueAndIdleWaits), MemberType = typeof(TestPools))]
     public void Guard_WideGroupOfSleepersWithPlainSleepers_NeverExceedsItsLimit(WorkQueueKind queue, IdleWaitKind idle)
@@ -87,7 +87,7 @@ public sealed class GroupsMeetGuardAndPrioritiesTests
         Assert.True(max == 2, $"the group never reached two at once ({max})");
     }
 
-    // a Low group's one item under a flood of Normal self-requeuing chains runs within a few max delays.
+    // A Low group's one item under a flood of Normal self-requeuing chains runs within a few max delays.
     [Theory]
     [MemberData(nameof(TestPools.QueueAndIdleWaits), MemberType = typeof(TestPools))]
     public void LowGroup_UnderAFloodThatNeverEnds_RunsAfterAboutItsMaxDelay(WorkQueueKind queue, IdleWaitKind idle)

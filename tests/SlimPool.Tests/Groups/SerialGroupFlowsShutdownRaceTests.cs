@@ -5,7 +5,7 @@ namespace SlimPool.Tests.Groups;
 /// <summary>Async flows in a serial group raced by the group's abandon or the pool's cancelled drain: no two steps at once, none after the shutdown completed.</summary>
 public sealed class SerialGroupFlowsShutdownRaceTests
 {
-    // flows in a serial group (Yield and SwitchTo) raced by the group's abandon or the pool's cancelled drain: no two
+    // Flows in a serial group (Yield and SwitchTo) raced by the group's abandon or the pool's cancelled drain: no two
     // steps at once in the group, no step in the group after the shutdown's task completed.
     [Theory]
     [InlineData(WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark, false)]
