@@ -12,13 +12,13 @@ public readonly struct BlockingScope : IDisposable
 {
     private readonly WorkerBlockingState? _state;
     private readonly int _depth;
-    private readonly int _episode;
+    private readonly int _serial;
 
-    internal BlockingScope(WorkerBlockingState state, int depth, int episode)
+    internal BlockingScope(WorkerBlockingState state, int depth, int serial)
     {
         _state = state;
         _depth = depth;
-        _episode = episode;
+        _serial = serial;
     }
 
     /// <summary>Ends the scope (a no-op for the scope returned off the pool, and for a scope already ended).</summary>
@@ -26,7 +26,7 @@ public readonly struct BlockingScope : IDisposable
     {
         if (_state is not null && ReferenceEquals(CurrentWorker.Blocking, _state))
         {
-            _state.Exit(_depth, _episode);
+            _state.Exit(_depth, _serial);
         }
     }
 }

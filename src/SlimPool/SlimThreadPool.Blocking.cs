@@ -32,8 +32,8 @@ public sealed partial class SlimThreadPool
             SlimPoolEventSource.Log.BlockingScopeEnter(_name);
         }
 
-        (int depth, int episode) = state.Enter();
-        return new BlockingScope(state, depth, episode);
+        (int depth, int serial) = state.Enter();
+        return new BlockingScope(state, depth, serial);
     }
 
     /// <summary>Runs <paramref name="function"/>, which blocks, inside a blocking scope (see <see cref="EnterBlocking"/>).</summary>

@@ -157,6 +157,8 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
 
     bool ISchedulingTarget.IsRunningItemsOnCurrentThread => IsRunningItemsOnCurrentThread;
 
+    bool ISchedulingTarget.MaySendInline => IsRunningItemsOnCurrentThread;
+
     bool ISchedulingTarget.TryEnqueue(object callback, object? state) => TryEnqueue(callback, state);
 
     bool ISchedulingTarget.IsShutDown => IsShutDown;

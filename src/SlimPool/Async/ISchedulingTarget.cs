@@ -24,6 +24,12 @@ internal interface ISchedulingTarget
     /// </summary>
     bool TryEnqueue(object callback, object? state);
 
+    /// <summary>
+    /// Whether a Send to the target runs its callback inline on the current thread: the target's items run here, or (a
+    /// group) one of its items is suspended here under what runs now, so the group could not go on while this waited.
+    /// </summary>
+    bool MaySendInline { get; }
+
     /// <summary>Whether the target no longer accepts new work (it, or for a group its pool, began shutting down).</summary>
     bool IsShutDown { get; }
 

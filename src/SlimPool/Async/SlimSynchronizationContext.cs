@@ -8,11 +8,12 @@ namespace SlimPool.Async;
 /// <see cref="SendOrPostCallback"/> directly), so <c>await</c> resumes there.
 /// </summary>
 /// <remarks>
-/// <see cref="Send"/> where the target's items run (one of the pool's workers; an item of the group; for the pool, the
-/// thread running the pool's shutdown's own items) runs the callback inline: a worker that waited for its own pool could
-/// deadlock a full pool, the shutdown's thread would wait for itself, and inline is what a caller of Send there expects.
-/// A group's Send on such a shutdown thread throws <see cref="ObjectDisposedException"/>: the group's turn may be queued
-/// behind the calling item, or running on another such thread, so it can neither wait nor run inline. Elsewhere it posts and blocks until the callback has run, rethrowing its exception; on another of the
+/// <see cref="Send"/> where the target's items run (one of the pool's workers; an item of the group, or an item run
+/// inside one it left suspended; for the pool, the thread running the pool's shutdown's own items) runs the callback
+/// inline: a worker that waited for its own pool could deadlock a full pool, a group's suspended item or the shutdown's
+/// thread would wait for itself, and inline is what a caller of Send there expects. A group's Send from an item the
+/// shutdown runs itself throws <see cref="ObjectDisposedException"/>: the group's turn may be queued behind the calling
+/// item, or running on another such thread, so it can neither wait nor run inline. Elsewhere it posts and blocks until the callback has run, rethrowing its exception; on another of the
 /// pool's workers the wait is a blocking scope, so a spare worker covers for it. If a shutdown abandons the callback
 /// before it runs, Send throws <see cref="ObjectDisposedException"/> instead of waiting for ever. A Post after the
 /// target stopped accepting runs on the built-in thread pool instead, so a late continuation is never dropped.
@@ -37,17 +38,17 @@ internal sealed class SlimSynchronizationContext(ISchedulingTarget target) : Syn
     public override void Send(SendOrPostCallback d, object? state)
     {
         ArgumentNullException.ThrowIfNull(d);
-        if (target.IsRunningItemsOnCurrentThread)
+        if (target.MaySendInline)
         {
             d(state);
             return;
         }
 
-        // A group's Send from an item the pool's shutdown runs on a thread of its own (the finishing thread, a late
-        // producer): the group's turn may be queued behind this very item with nobody else to run it, or run on another
-        // such thread at this moment, so neither waiting nor running inline is safe; the pool has shut down.
-        SlimThreadPool pool = target.Pool;
-        if (pool.IsRunningShutdownItemsOnCurrentThread && !pool.IsOwnWorker)
+        // A group's Send from an item the pool's shutdown runs itself (the finishing thread, a late producer, a worker's
+        // Dispose loop): the group's turn may be queued behind this very item, with no spare to come and perhaps nobody
+        // else to run it, or run on another such thread at this moment, so neither waiting nor running inline is safe;
+        // the pool has shut down.
+        if (target.Pool.IsRunningShutdownItemsOnCurrentThread)
         {
             throw new ObjectDisposedException(nameof(SlimThreadPool), "The pool has shut down: a group's Send from an item its shutdown runs cannot wait for the group.");
         }

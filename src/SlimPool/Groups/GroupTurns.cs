@@ -60,6 +60,12 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     [ThreadStatic]
     private static GroupTurns? t_current;
 
+    // The groups whose items this thread left suspended under what it runs now (see Suspend), and how many.
+    [ThreadStatic]
+    private static GroupTurns?[]? t_suspended;
+    [ThreadStatic]
+    private static int t_suspendedCount;
+
     // A queue's first ring: a group that runs an item now and then (an actor answering one message at a time) needs one
     // or two cells, and pays for them each time it wakes, 32 bytes a cell; a burst grows the queue fourfold a ring
     // (LockFreeQueue: 2, 8, 32, ... cells), and the queue goes when the burst is done.
@@ -141,20 +147,78 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     /// <summary>The priority the group's turns are queued with.</summary>
     public WorkItemPriority Priority => (WorkItemPriority)_priority;
 
-    /// <summary>Leaves the group whose item the current thread runs, if any, for an item that is not the group's.</summary>
+    /// <summary>
+    /// Leaves the group whose item the current thread runs, if any, for an item that is not the group's; the group's item
+    /// stays suspended on this thread meanwhile (<see cref="IsCurrentOrSuspendedHere"/>).
+    /// </summary>
     /// <returns>The group left, to give to <see cref="Return"/>.</returns>
     public static GroupTurns? Leave()
     {
         GroupTurns? current = t_current;
         t_current = null;
+        if (current is not null)
+        {
+            Suspend(current);
+        }
+
         return current;
     }
 
     /// <summary>Goes back into the group <see cref="Leave"/> left.</summary>
-    public static void Return(GroupTurns? group) => t_current = group;
+    public static void Return(GroupTurns? group)
+    {
+        if (group is not null)
+        {
+            Resume();
+        }
+
+        t_current = group;
+    }
 
     /// <summary>Whether the current thread is running one of this group's items.</summary>
     public bool IsCurrent => t_current == this;
+
+    /// <summary>
+    /// Whether the current thread runs one of this group's items, or runs something inside one it left suspended (an
+    /// item run inline or by a Dispose, another group's turn): a Send to the group from there must run inline, since the
+    /// group's turn cannot go on while this thread waits.
+    /// </summary>
+    public bool IsCurrentOrSuspendedHere
+    {
+        get
+        {
+            if (t_current == this)
+            {
+                return true;
+            }
+
+            GroupTurns?[]? suspended = t_suspended;
+            for (int i = 0; i < t_suspendedCount; i++)
+            {
+                if (suspended![i] == this)
+                {
+                    return true;
+                }
+            }
+
+            return false;
+        }
+    }
+
+    // The groups whose items this thread left suspended, innermost last: pushed by Leave and by a turn run inside another
+    // group's item (Execute), popped as they return. Touched only on those nested paths.
+    private static void Suspend(GroupTurns group)
+    {
+        GroupTurns?[] suspended = t_suspended ??= new GroupTurns?[4];
+        if (t_suspendedCount == suspended.Length)
+        {
+            Array.Resize(ref t_suspended, suspended.Length * 2);
+        }
+
+        t_suspended![t_suspendedCount++] = group;
+    }
+
+    private static void Resume() => t_suspended![--t_suspendedCount] = null;
 
     /// <summary>The number of items queued and not yet started.</summary>
     public int QueuedCount => Volatile.Read(ref _queue)?.Count ?? 0;
@@ -354,6 +418,11 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         SynchronizationContext? outerContext = SynchronizationContext.Current;
         SynchronizationContext groupContext = _group.SynchronizationContext;
         t_current = this;
+        if (outerGroup is not null)
+        {
+            Suspend(outerGroup); // a turn run inside another group's item (a Dispose on a worker runs what is left)
+        }
+
         SynchronizationContext.SetSynchronizationContext(groupContext);
         // The slow-item watch names each item with the group, and the outer item again after (a turn run inside an item,
         // by a Dispose on a worker).
@@ -367,6 +436,11 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         finally
         {
             named?.RestoreRunning(outerItem);
+            if (outerGroup is not null)
+            {
+                Resume();
+            }
+
             t_current = outerGroup;
             SynchronizationContext.SetSynchronizationContext(outerContext);
             ItemAccounting.MarkNotAUserItem(); // the turn counted the items it ran

@@ -110,6 +110,8 @@ public sealed partial class SlimThreadPoolGroup : ThreadPoolBase, IThreadPool, I
 
     bool ISchedulingTarget.IsRunningItemsOnCurrentThread => _turns.IsCurrent;
 
+    bool ISchedulingTarget.MaySendInline => _turns.IsCurrentOrSuspendedHere;
+
     // The scheduler's and the context's items (continuations and tasks of the group's work): not cancellable, not
     // wrapped, and accepted through a drain of the group or of the pool.
     bool ISchedulingTarget.TryEnqueue(object callback, object? state) => _turns.TryAcceptContinuation(callback, state);

@@ -33,7 +33,7 @@ public sealed class DisposeLoopOnAWorkerTests
     }
 
     [Fact]
-    public void GroupSend_FromAnItemAWorkersDisposeRuns_DoesNotRunBesideTheGroupsRunningItem()
+    public void GroupSend_FromAnItemAWorkersDisposeRuns_ThrowsInsteadOfRunningBesideTheGroupsItem()
     {
         using SlimThreadPool pool = TwoWorkers();
         SlimThreadPoolGroup group = pool.CreateGroup(); // serial
@@ -49,14 +49,30 @@ public sealed class DisposeLoopOnAWorkerTests
             Volatile.Write(ref inGroupItem, 0);
         });
         Bounded.Wait(bStarted, "the group's item to start on worker 2");
+        Exception? failure = null;
+        using var called = new ManualResetEventSlim();
         try
         {
-            RunInAWorkersDisposeLoop(pool, () => group.SynchronizationContext.Send(_ =>
+            RunInAWorkersDisposeLoop(pool, () =>
             {
-                Volatile.Write(ref overlapped, Volatile.Read(ref inGroupItem));
-                sent.Set();
-            }, null));
-            sent.Wait(TimeSpan.FromSeconds(2)); // posted (correct) it waits for the group's item: not set yet
+                try
+                {
+                    group.SynchronizationContext.Send(_ =>
+                    {
+                        Volatile.Write(ref overlapped, Volatile.Read(ref inGroupItem));
+                        sent.Set();
+                    }, null);
+                }
+                catch (ObjectDisposedException e)
+                {
+                    failure = e;
+                }
+                finally
+                {
+                    called.Set();
+                }
+            });
+            Bounded.Wait(called, "the leftover's Send to return");
         }
         finally
         {
@@ -64,8 +80,8 @@ public sealed class DisposeLoopOnAWorkerTests
         }
 
         Bounded.Result(pool.ShutdownAsync(ShutdownMode.Drain), "the drain");
-        Bounded.Wait(sent, "the Send's callback");
-        Assert.True(Volatile.Read(ref overlapped) == 0, "the serial group's Send callback ran inline on worker 1 while the group's item was running on worker 2");
+        Assert.True(Volatile.Read(ref overlapped) != 1, "the serial group's Send callback ran inline on worker 1 while the group's item was running on worker 2");
+        Assert.IsType<ObjectDisposedException>(failure); // during the shutdown it can neither wait for the group nor run beside it
     }
 
     [Fact]
