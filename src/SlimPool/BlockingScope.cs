@@ -12,9 +12,9 @@ public readonly struct BlockingScope : IDisposable
 {
     private readonly WorkerBlockingState? _state;
     private readonly int _depth;
-    private readonly int _serial;
+    private readonly long _serial;
 
-    internal BlockingScope(WorkerBlockingState state, int depth, int serial)
+    internal BlockingScope(WorkerBlockingState state, int depth, long serial)
     {
         _state = state;
         _depth = depth;

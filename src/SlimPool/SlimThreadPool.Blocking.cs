@@ -32,7 +32,7 @@ public sealed partial class SlimThreadPool
             SlimPoolEventSource.Log.BlockingScopeEnter(_name);
         }
 
-        (int depth, int serial) = state.Enter();
+        (int depth, long serial) = state.Enter();
         return new BlockingScope(state, depth, serial);
     }
 

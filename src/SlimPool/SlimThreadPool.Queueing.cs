@@ -179,11 +179,11 @@ public sealed partial class SlimThreadPool
             SynchronizationContext.SetSynchronizationContext(pool._loop.SynchronizationContext);
             WorkerState? worker = pool.OwnWorkerState;
             WorkerBlockingState? blocking = worker?.Blocking; // a scope the inline item leaves open ends with it
-            int blockingDepth = blocking?.Depth ?? 0;
+            long scopesBefore = blocking?.Serial ?? 0;
             if (pool._slowItems is null || worker is null)
             {
                 pool._runner.Execute(item, restoreContext: null, outerSyncContext);
-                blocking?.EndOfNestedItem(blockingDepth);
+                blocking?.EndOfNestedItem(scopesBefore);
                 pool.OnItemCompleted(worker);
                 return;
             }
@@ -191,7 +191,7 @@ public sealed partial class SlimThreadPool
             // The slow-item watch names the inline item as itself, outside any group, and the outer item again after.
             var outer = worker.EnterNested(item.StoredCallback, item.StoredState);
             pool._runner.Execute(item, restoreContext: null, outerSyncContext);
-            blocking?.EndOfNestedItem(blockingDepth);
+            blocking?.EndOfNestedItem(scopesBefore);
             pool.OnItemCompleted(worker);
             worker.RestoreRunning(outer);
         }

@@ -159,6 +159,8 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
 
     bool ISchedulingTarget.MaySendInline => IsRunningItemsOnCurrentThread;
 
+    void ISchedulingTarget.RunInline(Action<object?> action, object? state) => action(state);
+
     bool ISchedulingTarget.TryEnqueue(object callback, object? state) => TryEnqueue(callback, state);
 
     bool ISchedulingTarget.IsShutDown => IsShutDown;

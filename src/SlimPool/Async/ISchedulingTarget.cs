@@ -30,6 +30,12 @@ internal interface ISchedulingTarget
     /// </summary>
     bool MaySendInline { get; }
 
+    /// <summary>
+    /// Where <see cref="MaySendInline"/>: runs <paramref name="action"/> on this thread as the target's own work (for a
+    /// group whose item is suspended here, back inside the group while it runs).
+    /// </summary>
+    void RunInline(Action<object?> action, object? state);
+
     /// <summary>Whether the target no longer accepts new work (it, or for a group its pool, began shutting down).</summary>
     bool IsShutDown { get; }
 

@@ -26,6 +26,12 @@ internal sealed class SlimSynchronizationContext(ISchedulingTarget target) : Syn
         callback(argument);
     };
 
+    private static readonly Action<object?> s_invoke = static state =>
+    {
+        var (callback, argument) = ((SendOrPostCallback, object?))state!;
+        callback(argument);
+    };
+
     public override void Post(SendOrPostCallback d, object? state)
     {
         ArgumentNullException.ThrowIfNull(d);
@@ -38,9 +44,17 @@ internal sealed class SlimSynchronizationContext(ISchedulingTarget target) : Syn
     public override void Send(SendOrPostCallback d, object? state)
     {
         ArgumentNullException.ThrowIfNull(d);
-        if (target.MaySendInline)
+        if (target.IsRunningItemsOnCurrentThread)
         {
             d(state);
+            return;
+        }
+
+        if (target.MaySendInline)
+        {
+            // A group whose item is suspended under this call: back inside the group while the callback runs, so what it
+            // posts (an await's continuation) comes back to the group, as from that item itself.
+            target.RunInline(s_invoke, (d, state));
             return;
         }
 

@@ -137,8 +137,32 @@ internal sealed class SlimTaskScheduler : TaskScheduler
     // Inline only where the target's items run (the pool's own workers; inside one of the group's items): running the
     // task on a foreign thread (a caller blocked in Wait, say) would break the promise that the pool's tasks run on the
     // pool, and a group's that at most so many run at once.
-    protected override bool TryExecuteTaskInline(Task task, bool taskWasPreviouslyQueued) =>
-        _target.IsRunningItemsOnCurrentThread && TryExecuteTask(task);
+    // A group whose item is suspended under this call (an item run inline or by a Dispose inside it) runs the task back
+    // inside the group: waiting for the group's turn would wait for this very thread.
+    protected override bool TryExecuteTaskInline(Task task, bool taskWasPreviouslyQueued)
+    {
+        if (_target.IsRunningItemsOnCurrentThread)
+        {
+            return TryExecuteTask(task);
+        }
+
+        if (!_target.MaySendInline)
+        {
+            return false;
+        }
+
+        var run = new InlineRun(this, task);
+        _target.RunInline(static s => ((InlineRun)s!).Execute(), run);
+        return run.Ran;
+    }
+
+    // One task run inline back inside its group (TryExecuteTaskInline), and whether it ran.
+    private sealed class InlineRun(SlimTaskScheduler scheduler, Task task)
+    {
+        public bool Ran { get; private set; }
+
+        public void Execute() => Ran = scheduler.TryExecuteTask(task);
+    }
 
     // The pool's queues cannot be enumerated safely while workers run; returning null tells the debugger that
     // the scheduler does not support listing its tasks.

@@ -205,6 +205,40 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         }
     }
 
+    /// <summary>
+    /// Runs <paramref name="action"/> on this thread as the group's own work while one of its items is suspended here
+    /// (<see cref="IsCurrentOrSuspendedHere"/>): in the group, under its SynchronizationContext, as it would run called
+    /// from that item itself; the group whose item this thread runs now, if any, is suspended meanwhile, and it and the
+    /// thread's context come back after.
+    /// </summary>
+    public void RunReentered(Action<object?> action, object? state)
+    {
+        Debug.Assert(IsCurrentOrSuspendedHere, "re-entered only from under one of the group's own items");
+        GroupTurns? outerGroup = t_current;
+        SynchronizationContext? outerContext = SynchronizationContext.Current;
+        t_current = this;
+        if (outerGroup is not null)
+        {
+            Suspend(outerGroup);
+        }
+
+        SynchronizationContext.SetSynchronizationContext(_group.SynchronizationContext);
+        try
+        {
+            action(state);
+        }
+        finally
+        {
+            if (outerGroup is not null)
+            {
+                Resume();
+            }
+
+            t_current = outerGroup;
+            SynchronizationContext.SetSynchronizationContext(outerContext);
+        }
+    }
+
     // The groups whose items this thread left suspended, innermost last: pushed by Leave and by a turn run inside another
     // group's item (Execute), popped as they return. Touched only on those nested paths.
     private static void Suspend(GroupTurns group)
@@ -485,10 +519,8 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         WorkerState? worker = _pool.OwnWorkerState; // where the pool counts this turn's items
         naming &= worker is not null;
 
-        // A blocking scope one of the group's items leaves open ends with that item, not with the turn (a pool item): the
-        // depth the turn started at is what each item leaves behind.
+        // A blocking scope one of the group's items leaves open ends with that item, not with the turn (a pool item).
         WorkerBlockingState? blocking = worker?.Blocking;
-        int blockingDepth = blocking?.Depth ?? 0;
 
         // Whether a listener has the run-time histogram on, read once a turn (a listener that starts mid-turn samples from
         // the next one): a serial queue's items cost a turn each, and every read on that path shows.
@@ -525,10 +557,11 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
             }
 
             long sampledAt = timing ? durations.StartSample() : 0; // timed on workers only (WorkItemDurations)
+            long scopesBefore = blocking?.Serial ?? 0;
             runner.Execute(item, contexts);
-            if (blocking is not null && blocking.Depth != blockingDepth)
+            if (blocking is not null && blocking.Serial != scopesBefore)
             {
-                blocking.EndOfNestedItem(blockingDepth);
+                blocking.EndOfNestedItem(scopesBefore);
             }
 
             _pool.OnItemCompleted(worker);

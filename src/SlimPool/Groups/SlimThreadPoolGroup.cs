@@ -112,6 +112,18 @@ public sealed partial class SlimThreadPoolGroup : ThreadPoolBase, IThreadPool, I
 
     bool ISchedulingTarget.MaySendInline => _turns.IsCurrentOrSuspendedHere;
 
+    void ISchedulingTarget.RunInline(Action<object?> action, object? state)
+    {
+        if (_turns.IsCurrent)
+        {
+            action(state);
+        }
+        else
+        {
+            _turns.RunReentered(action, state);
+        }
+    }
+
     // The scheduler's and the context's items (continuations and tasks of the group's work): not cancellable, not
     // wrapped, and accepted through a drain of the group or of the pool.
     bool ISchedulingTarget.TryEnqueue(object callback, object? state) => _turns.TryAcceptContinuation(callback, state);

@@ -422,7 +422,7 @@ internal sealed class ShutdownCoordinator
         t_runningLeftovers = this;
         GroupTurns? outerGroup = GroupTurns.Leave();
         WorkerBlockingState? blocking = CurrentWorker.Blocking;
-        int blockingDepth = blocking?.Depth ?? 0;
+        long scopesBefore = blocking?.Serial ?? 0;
         try
         {
             ExecutionContext.Run(
@@ -437,7 +437,7 @@ internal sealed class ShutdownCoordinator
         }
         finally
         {
-            blocking?.EndOfNestedItem(blockingDepth);
+            blocking?.EndOfNestedItem(scopesBefore);
             GroupTurns.Return(outerGroup);
             t_runningLeftovers = outer;
         }

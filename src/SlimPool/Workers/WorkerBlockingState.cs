@@ -16,14 +16,17 @@ namespace SlimPool.Workers;
 internal sealed class WorkerBlockingState(WorkerSet workers)
 {
     private int _depth;
-    private int _serial;              // the last serial given to a scope
-    private int[] _serialAt = new int[4]; // [depth]: the serial of the scope open at that depth (1 to _depth)
+    private long _serial;                   // the last serial given to a scope: serials only grow
+    private long[] _serialAt = new long[4]; // [depth]: the serial of the scope open at that depth (1 to _depth)
 
     /// <summary>The scopes open now on this worker (0: it is not counted blocked).</summary>
     public int Depth => _depth;
 
+    /// <summary>The last serial given to a scope: read before an item runs inside another (<see cref="EndOfNestedItem"/>).</summary>
+    public long Serial => _serial;
+
     /// <summary>Opens a scope; returns the (depth, serial) that identifies it.</summary>
-    public (int Depth, int Serial) Enter()
+    public (int Depth, long Serial) Enter()
     {
         int depth = ++_depth;
         if (depth == _serialAt.Length)
@@ -31,7 +34,7 @@ internal sealed class WorkerBlockingState(WorkerSet workers)
             Array.Resize(ref _serialAt, depth * 2);
         }
 
-        int serial = ++_serial;
+        long serial = ++_serial;
         _serialAt[depth] = serial;
         if (depth == 1)
         {
@@ -42,7 +45,7 @@ internal sealed class WorkerBlockingState(WorkerSet workers)
     }
 
     /// <summary>Closes the scope opened at (depth, serial), if it is the innermost one open; otherwise does nothing.</summary>
-    public void Exit(int depth, int serial)
+    public void Exit(int depth, long serial)
     {
         if (depth == 0 || depth != _depth || _serialAt[depth] != serial)
         {
@@ -62,16 +65,22 @@ internal sealed class WorkerBlockingState(WorkerSet workers)
 
     /// <summary>
     /// After an item run inside another one (a group's item in its turn, an item run inline or by a worker's Dispose):
-    /// the scopes it left open, those above <paramref name="depthBefore"/> (the depth when it started), end with it; the
-    /// outer item's stay open.
+    /// the scopes it opened, those with a serial above <paramref name="serialBefore"/> (<see cref="Serial"/> when it
+    /// started), end with it, even where it closed one of the outer item's and opened its own at that depth; the outer
+    /// item's scopes still open stay so. Scopes form a stack, so the nested item's are the ones on top.
     /// </summary>
-    public void EndOfNestedItem(int depthBefore)
+    public void EndOfNestedItem(long serialBefore)
     {
-        if (_depth > depthBefore)
+        int depth = _depth;
+        while (depth > 0 && _serialAt[depth] > serialBefore)
         {
-            Array.Clear(_serialAt, depthBefore + 1, _depth - depthBefore);
-            _depth = depthBefore;
-            if (depthBefore == 0)
+            _serialAt[depth--] = 0;
+        }
+
+        if (depth != _depth)
+        {
+            _depth = depth;
+            if (depth == 0)
             {
                 workers.OnUnblocked();
             }
