@@ -452,17 +452,17 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         SynchronizationContext? outerContext = SynchronizationContext.Current;
         SynchronizationContext groupContext = _group.SynchronizationContext;
         t_current = this;
-        if (outerGroup is not null)
-        {
-            Suspend(outerGroup); // a turn run inside another group's item (a Dispose on a worker runs what is left)
-        }
-
         SynchronizationContext.SetSynchronizationContext(groupContext);
         // The slow-item watch names each item with the group, and the outer item again after (a turn run inside an item,
         // by a Dispose on a worker).
         WorkerState? named = _pool.SlowItems is null ? null : _pool.OwnWorkerState;
         var outerItem = named?.EnterNested(this, null) ?? default;
         named?.SetRunningGroup(_group);
+        if (outerGroup is not null)
+        {
+            Suspend(outerGroup); // a turn run inside another group's item; popped in the finally, nothing between throws
+        }
+
         try
         {
             RunTurn(new ThreadContexts(groupContext));
