@@ -13,19 +13,15 @@ namespace SlimPool.Async;
 /// inline: a worker that waited for its own pool could deadlock a full pool, a group's suspended item or the shutdown's
 /// thread would wait for itself, and inline is what a caller of Send there expects. A group's Send from an item the
 /// shutdown runs itself throws <see cref="ObjectDisposedException"/>: the group's turn may be queued behind the calling
-/// item, or running on another such thread, so it can neither wait nor run inline. Elsewhere it posts and blocks until the callback has run, rethrowing its exception; on another of the
-/// pool's workers the wait is a blocking scope, so a spare worker covers for it. If a shutdown abandons the callback
-/// before it runs, Send throws <see cref="ObjectDisposedException"/> instead of waiting for ever. A Post after the
-/// target stopped accepting runs on the built-in thread pool instead, so a late continuation is never dropped.
+/// item, or running on another such thread, so it can neither wait nor run inline. Elsewhere it posts and blocks until
+/// the callback has run, rethrowing its exception; on another of the pool's workers the wait is a blocking scope, so a
+/// spare worker covers for it. If a shutdown abandons the callback before it runs, Send throws
+/// <see cref="ObjectDisposedException"/> instead of waiting for ever. A Post after the target stopped accepting runs on
+/// the built-in thread pool instead, so a late continuation is never dropped.
 /// </remarks>
 internal sealed class SlimSynchronizationContext(ISchedulingTarget target) : SynchronizationContext
 {
-    private static readonly WaitCallback s_runElsewhere = static state =>
-    {
-        var (callback, argument) = ((SendOrPostCallback, object?))state!;
-        callback(argument);
-    };
-
+    // A (callback, argument) pair's call: for a late Post on the built-in pool, and for a Send back inside a group.
     private static readonly Action<object?> s_invoke = static state =>
     {
         var (callback, argument) = ((SendOrPostCallback, object?))state!;
@@ -37,7 +33,7 @@ internal sealed class SlimSynchronizationContext(ISchedulingTarget target) : Syn
         ArgumentNullException.ThrowIfNull(d);
         if (!target.TryEnqueue(d, state))
         {
-            ThreadPool.UnsafeQueueUserWorkItem(s_runElsewhere, (d, state));
+            ThreadPool.UnsafeQueueUserWorkItem(s_invoke, (object?)(d, state), preferLocal: false);
         }
     }
 
