@@ -19,9 +19,6 @@ internal sealed class WorkerBlockingState(WorkerSet workers)
     private long _serial;                   // the last serial given to a scope: serials only grow
     private long[] _serialAt = new long[4]; // [depth]: the serial of the scope open at that depth (1 to _depth)
 
-    /// <summary>The scopes open now on this worker (0: it is not counted blocked).</summary>
-    public int Depth => _depth;
-
     /// <summary>The last serial given to a scope: read before an item runs inside another (<see cref="EndOfNestedItem"/>).</summary>
     public long Serial => _serial;
 
