@@ -176,6 +176,9 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
     /// </summary>
     internal bool IsHandingBack => _shutdown.IsAbandoning && !_shutdown.IsPastLastLook;
 
+    /// <summary>Cancelled once an abandon of the pool has begun (see <see cref="ShutdownCoordinator.AbandonToken"/>).</summary>
+    internal CancellationToken AbandonToken => _shutdown.AbandonToken;
+
     /// <summary>Whether items wait in the pool's queue: a group's turn whose quantum is spent yields only then.</summary>
     internal bool HasQueuedWork => !_queue.IsEmpty;
 

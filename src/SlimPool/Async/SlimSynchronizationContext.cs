@@ -15,8 +15,8 @@ namespace SlimPool.Async;
 /// shutdown runs itself throws <see cref="ObjectDisposedException"/>: the group's turn may be queued behind the calling
 /// item, or running on another such thread, so it can neither wait nor run inline. Elsewhere it posts and blocks until
 /// the callback has run, rethrowing its exception; on another of the pool's workers the wait is a blocking scope, so a
-/// spare worker covers for it. If a shutdown abandons the callback before it runs, Send throws
-/// <see cref="ObjectDisposedException"/> instead of waiting for ever. A Post after the target stopped accepting runs on
+/// spare worker covers for it (during a drain too). If a shutdown abandons the callback before it runs (an abandon of
+/// the pool that began before it started), Send throws <see cref="ObjectDisposedException"/> instead of waiting for ever. A Post after the target stopped accepting runs on
 /// the built-in thread pool instead, so a late continuation is never dropped.
 /// </remarks>
 internal sealed class SlimSynchronizationContext(ISchedulingTarget target) : SynchronizationContext
@@ -71,26 +71,39 @@ internal sealed class SlimSynchronizationContext(ISchedulingTarget target) : Syn
 
         using (target.Pool.EnterBlocking())
         {
-            call.Wait();
+            call.Wait(target.Pool.AbandonToken);
         }
     }
 
     public override SynchronizationContext CreateCopy() => this;
 
-    // Run or Abandon is called exactly once (the queue hands each item to one taker), then Wait returns.
+    // The queue hands the call to one taker, which runs it or abandons it (a shutdown's hand-back); the waiter may abandon
+    // it too, once the pool's abandon began. _state decides which of them acts: the first to move it from Queued.
     private sealed class SendCall(SendOrPostCallback callback, object? state) : IWorkItem, IAbandonable
     {
+        private const int Queued = 0, Running = 1, Abandoned = 2;
         private readonly ManualResetEventSlim _done = new(false);
         private Exception? _error;
+        private int _state;
 
         public void Abandon()
         {
+            if (Interlocked.CompareExchange(ref _state, Abandoned, Queued) != Queued)
+            {
+                return;
+            }
+
             _error = new ObjectDisposedException(nameof(SlimThreadPool), "The pool shut down and abandoned this Send before its callback ran.");
             _done.Set();
         }
 
         public void Execute()
         {
+            if (Interlocked.CompareExchange(ref _state, Running, Queued) != Queued)
+            {
+                return; // its waiter abandoned it, and has thrown
+            }
+
             try
             {
                 callback(state);
@@ -105,9 +118,21 @@ internal sealed class SlimSynchronizationContext(ISchedulingTarget target) : Syn
             }
         }
 
-        public void Wait()
+        // Until the callback has run or was abandoned. Once the pool's abandon began, a callback not yet started will not
+        // run before the workers exit, and this caller may be one of them (an item that sent to a group): it abandons
+        // the call itself then, unless the callback already started, which it waits for.
+        public void Wait(CancellationToken abandoning)
         {
-            _done.Wait();
+            try
+            {
+                _done.Wait(abandoning);
+            }
+            catch (OperationCanceledException) when (abandoning.IsCancellationRequested)
+            {
+                Abandon();
+                _done.Wait();
+            }
+
             _done.Dispose();
             if (_error is not null)
             {

@@ -50,6 +50,7 @@ internal sealed class ShutdownCoordinator
     private readonly Lock _finishLock = new();
     private int _shutdown;
     private int _abandon;
+    private CancellationTokenSource? _abandoned;  // made by the first AbandonToken read; cancelled once _abandon is set
     private int _runningHere; // threads in RunUntilEmpty (a worker's Dispose, the finish): see IsRunningItems
     private int _finished;
     private readonly TaskCompletionSource<ShutdownResult> _finishedResult = new(); // every ShutdownAsync returns its task
@@ -81,6 +82,37 @@ internal sealed class ShutdownCoordinator
 
     /// <summary>Whether workers must stop taking items (an abandon was asked for).</summary>
     public bool IsAbandoning => Volatile.Read(ref _abandon) != 0;
+
+    /// <summary>
+    /// A token cancelled once an abandon has begun (<see cref="IsAbandoning"/>), for a thread that waits for one of the
+    /// pool's items and must stop waiting when the item will not run (a Send's caller). The source is made by the first
+    /// read: its install (a compare-and-swap, a full fence) comes before this read's look at <c>_abandon</c>, and
+    /// <see cref="MarkAbandoning"/> writes <c>_abandon</c> with a full fence before its read of the source, so one of the
+    /// two cancels it.
+    /// </summary>
+    public CancellationToken AbandonToken
+    {
+        get
+        {
+            CancellationTokenSource? source = Volatile.Read(ref _abandoned);
+            if (source is null)
+            {
+                var fresh = new CancellationTokenSource();
+                source = Interlocked.CompareExchange(ref _abandoned, fresh, null) ?? fresh;
+                if (source != fresh)
+                {
+                    fresh.Dispose();
+                }
+
+                if (IsAbandoning)
+                {
+                    source.Cancel();
+                }
+            }
+
+            return source.Token;
+        }
+    }
 
     /// <summary>
     /// Whether the last look at the queue has begun (<see cref="FinishShutdown"/>): from then on nothing more is handed
@@ -119,7 +151,7 @@ internal sealed class ShutdownCoordinator
     {
         if (mode == ShutdownMode.Abandon || cancellationToken.IsCancellationRequested)
         {
-            Volatile.Write(ref _abandon, 1);
+            MarkAbandoning();
         }
 
         Task<ShutdownResult> shutdown = Begin();
@@ -225,6 +257,13 @@ internal sealed class ShutdownCoordinator
         return _finishedResult.Task;
     }
 
+    // Workers stop taking items; then the waiters on AbandonToken are told (see there).
+    private void MarkAbandoning()
+    {
+        Interlocked.Exchange(ref _abandon, 1);
+        Volatile.Read(ref _abandoned)?.Cancel();
+    }
+
     private async Task<ShutdownResult> AbandonOnCancellationAsync(Task<ShutdownResult> shutdown, CancellationToken cancellationToken)
     {
         // Workers read _abandon before each item, so setting it is all an abandon needs once shutdown began; the
@@ -234,7 +273,7 @@ internal sealed class ShutdownCoordinator
             static s =>
             {
                 var (coordinator, signal) = ((ShutdownCoordinator, TaskCompletionSource))s!;
-                Volatile.Write(ref coordinator._abandon, 1);
+                coordinator.MarkAbandoning();
                 signal.TrySetResult();
             },
             (this, cancelled)).ConfigureAwait(false))

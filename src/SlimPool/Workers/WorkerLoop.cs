@@ -186,6 +186,16 @@ internal sealed class WorkerLoop
                         continue;
                     }
 
+                    // A worker blocked in a blocking scope may wait for an item not queued yet (a Send's callback on
+                    // its way, a task another item will queue), which the drain must run: while one is blocked, stay and
+                    // look again each millisecond. A worker that blocks after this read starts a spare of its own
+                    // (WorkerSet.OnBlocked), so leaving now strands nothing.
+                    if (_workers.BlockedCount != 0)
+                    {
+                        Thread.Sleep(1);
+                        continue;
+                    }
+
                     break;
                 }
 

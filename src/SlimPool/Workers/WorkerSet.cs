@@ -25,7 +25,7 @@ internal sealed class WorkerSet
     private readonly int _maxWorkers;
     private volatile Thread?[] _threads;      // slot -> its thread while it lives; entries written under _lock
     private volatile WorkerState?[] _states;  // slot -> its state, created with the slot's first thread
-    private bool _closed;                     // under _lock: no thread starts once set
+    private bool _closed;                     // under _lock: once set, only a blocked worker's spare starts (OnBlocked)
     private int _live;
     private int _blocked;
 
@@ -184,13 +184,15 @@ internal sealed class WorkerSet
     }
 
     /// <summary>Starts a spare worker unless the set is closed or at the ceiling.</summary>
-    public bool TryStartSpare()
+    public bool TryStartSpare() => TryStartSpare(whileClosed: false);
+
+    private bool TryStartSpare(bool whileClosed)
     {
         Thread thread;
         int index;
         lock (_lock)
         {
-            if (_closed || (index = FreeSpareSlot()) < 0)
+            if ((_closed && !whileClosed) || (index = FreeSpareSlot()) < 0)
             {
                 return false;
             }
@@ -202,13 +204,22 @@ internal sealed class WorkerSet
         return true;
     }
 
-    /// <summary>A worker is about to block: counts it, and starts a spare if fewer than WorkerCount stay unblocked.</summary>
+    /// <summary>
+    /// A worker is about to block: counts it, and starts a spare if fewer than WorkerCount stay unblocked, during a
+    /// shutdown too.
+    /// </summary>
+    /// <remarks>
+    /// A drain must run what a blocked item waits for (a Send's callback, a task it queued), and that may need another
+    /// worker; so a blocking scope starts its spare after <see cref="Close"/> as well. That keeps Close's promise: the
+    /// caller is a live worker, inside an item, so the live count cannot reach zero (and the shutdown's wait for the
+    /// workers end, and <see cref="Join"/> take its copy of the threads) before the spare is counted live under the lock.
+    /// </remarks>
     public void OnBlocked()
     {
         Interlocked.Increment(ref _blocked); // full fence before reading _live (pairs with TryRetire)
         if (Volatile.Read(ref _live) - Volatile.Read(ref _blocked) < _workerCount)
         {
-            TryStartSpare();
+            TryStartSpare(whileClosed: true);
         }
     }
 
@@ -251,7 +262,7 @@ internal sealed class WorkerSet
         }
     }
 
-    /// <summary>No thread starts from now on (shutdown). Idempotent.</summary>
+    /// <summary>No thread starts from now on (shutdown), except a blocked worker's spare (<see cref="OnBlocked"/>). Idempotent.</summary>
     public void Close()
     {
         lock (_lock)

@@ -110,13 +110,21 @@ internal static class ComposeGen
         {
             int group = item.Group < groups ? item.Group : -1;
             ItemKind kind = item.Kind;
+            int amount = item.Amount;
+            if (kind == ItemKind.Send)
+            {
+                // The pool or a group; a group's item sends only to the pool, its own group or a later one (no cycle of waits).
+                int target = (item.Amount % (groups + 1)) - 1;
+                amount = group >= 0 && target >= 0 && target < group ? 0 : target + 1;
+            }
+
             bool prioritised = group < 0 && kind is not (ItemKind.Cancelled or ItemKind.Async);
             WorkItemPriority priority = prioritised ? item.Priority : WorkItemPriority.Normal;
             bool batchable = priority == WorkItemPriority.Normal && kind is not (ItemKind.Cancelled or ItemKind.Async);
             QueueShape shape = item.IsBatch && !batchable ? (item.IsTry ? QueueShape.TryQueue : QueueShape.Queue)
                 : item.Shape == QueueShape.QueueAsync && !batchable ? QueueShape.Queue // QueueAsync has no priority or item token
                 : item.Shape;
-            return item with { Group = group, Kind = kind, Priority = priority, Shape = shape };
+            return item with { Group = group, Kind = kind, Priority = priority, Shape = shape, Amount = amount };
         }
 
         ShutdownSpec FixShutdown(ShutdownSpec shutdown) => shutdown.Target < groups ? shutdown : shutdown with { Target = -1 };

@@ -50,7 +50,7 @@ internal sealed record ComposeScope(string Name)
     /// <summary>Whether a shutdown may target a group (else only the pool).</summary>
     public bool GroupShutdowns { get; init; } = true;
 
-    public ShutdownFrom[] ShutdownFroms { get; init; } = [ShutdownFrom.Controller, ShutdownFrom.Worker];
+    public ShutdownFrom[] ShutdownFroms { get; init; } = [ShutdownFrom.Controller, ShutdownFrom.Worker, ShutdownFrom.GroupItem];
 
     /// <summary>The checks whose violations fail a program; null for all of them.</summary>
     public string[]? Checks { get; init; }

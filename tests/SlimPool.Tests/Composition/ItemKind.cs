@@ -23,4 +23,12 @@ internal enum ItemKind
 
     /// <summary>An async item (<c>pool.Run</c>, or a task on a group's scheduler) that awaits <c>Task.Yield()</c> <see cref="ItemSpec.Amount"/> times.</summary>
     Async,
+
+    /// <summary>
+    /// Calls <c>SynchronizationContext.Send</c> on the pool's context or a group's (<see cref="ItemSpec.SendTarget"/>), whose
+    /// callback is an item of its own in the ledger (<see cref="ItemRecord.SentBy"/>): inline where the target's items run
+    /// on this thread, else posted to the target and waited for, or refused with <see cref="ObjectDisposedException"/>.
+    /// A group's item sends only to the pool, its own group or a later one, so no two items wait for each other.
+    /// </summary>
+    Send,
 }

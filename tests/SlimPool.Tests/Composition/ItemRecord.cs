@@ -15,6 +15,9 @@ internal sealed class ItemRecord : IWorkItem
     /// <summary>The callback of a chain's later steps, queued with <c>Queue&lt;TState&gt;(..., preferLocal: true)</c>.</summary>
     public static readonly Action<ItemRecord> RunChainStep = static record => record.RunSync();
 
+    /// <summary>The callback a Send item sends (<see cref="ItemKind.Send"/>): the state is the sent callback's record.</summary>
+    public static readonly SendOrPostCallback RunSent = static state => ((ItemRecord)state!).RunSync();
+
     [ThreadStatic]
     private static bool t_byTest;
 
@@ -49,6 +52,18 @@ internal sealed class ItemRecord : IWorkItem
     public int Order { get; }
 
     public ItemRecord? Parent { get; }
+
+    /// <summary>For a Send item's callback: the item that sent it (<see cref="ItemKind.Send"/>); null for every other item.</summary>
+    public ItemRecord? SentBy { get; init; }
+
+    /// <summary>For a Send item's callback: the thread the Send was called on.</summary>
+    public int SenderThreadId { get; init; }
+
+    /// <summary>For a Send item's callback: whether it ran on the sending thread (inline), so not as an item of its target.</summary>
+    public bool RanInline { get; private set; }
+
+    /// <summary>Whether the pool counts this record's runs as items: all but a Send's callback run inline.</summary>
+    public bool IsCountedItem => SentBy is null || !RanInline;
 
     public int ChainIndex { get; }
 
@@ -121,6 +136,10 @@ internal sealed class ItemRecord : IWorkItem
                     break;
                 case ItemKind.Throw:
                     throw new ComposeItemException(Label);
+                case ItemKind.Send:
+                    Spin(2);
+                    _run.SendFrom(this);
+                    break;
                 case ItemKind.Chain:
                     Spin(2);
                     if (ChainIndex + 1 < Spec.Amount)
@@ -178,10 +197,19 @@ internal sealed class ItemRecord : IWorkItem
         StepRecord step = Steps[index];
         bool byTest = t_byTest;
         _ = step.Start(_run.Ledger.Next(), _run.Ledger.Elapsed, byTest, ProgramRun.Local.Value);
+        RanInline = SentBy is not null && Environment.CurrentManagedThreadId == SenderThreadId;
 
         if (Group >= 0 && !byTest)
         {
-            _run.GroupTrackers[Group].Enter(StepName(index));
+            if (RanInline)
+            {
+                // Inline, the callback takes the place of the group's item this thread runs or left suspended: not one more.
+                _run.GroupTrackers[Group].CheckHeldHere(StepName(index));
+            }
+            else
+            {
+                _run.GroupTrackers[Group].Enter(StepName(index));
+            }
         }
 
         _run.Ledger.Touch();
@@ -190,7 +218,7 @@ internal sealed class ItemRecord : IWorkItem
 
     private void Exit(int index, StepRecord step)
     {
-        if (Group >= 0 && !t_byTest)
+        if (Group >= 0 && !t_byTest && !RanInline)
         {
             _run.GroupTrackers[Group].Exit(StepName(index));
         }

@@ -5,7 +5,7 @@ namespace SlimPool.Tests.Composition;
 /// <summary>
 /// One generated item: where it goes (<see cref="Group"/> −1 for the pool, else a group's index), what it does, how it
 /// is queued. <see cref="Amount"/> is µs for <see cref="ItemKind.Compute"/>, ms for the blocking kinds, steps for a
-/// chain and awaits for an async item.
+/// chain and awaits for an async item; for <see cref="ItemKind.Send"/> it names the target (<see cref="SendTarget"/>).
 /// </summary>
 internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Priority, QueueShape Shape, bool SuppressFlow, int Amount)
 {
@@ -21,6 +21,9 @@ internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Prior
 
     /// <summary>Whether the item runs as a task (its own ExecutionContext, as every task has).</summary>
     public bool IsTask => Kind == ItemKind.Async;
+
+    /// <summary>A Send item's target: −1 for the pool, else a group's index (encoded in <see cref="Amount"/> as target + 1).</summary>
+    public int SendTarget => Amount - 1;
 
     /// <summary>The line of C# that queues it; <paramref name="label"/> names the item in the checks' messages.</summary>
     public string ToCSharp(string label)
@@ -48,6 +51,7 @@ internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Prior
             ItemKind.BlockHinted => $"BlockInRunBlocking, Item(\"{label}\", ms: {Amount})",
             ItemKind.Throw => $"Throw, Item(\"{label}\")",
             ItemKind.Cancelled => $"Compute, Item(\"{label}\", us: {Amount})",
+            ItemKind.Send => $"SendTo, Item(\"{label}\", to: {(SendTarget < 0 ? "pool" : $"g{SendTarget}")}.SynchronizationContext)",
             _ => $"Chain, Item(\"{label}\", steps: {Amount}, next: {(Group < 0 ? "pool" : "groups[(g + 1) % groups.Length]")}.{(Shape == QueueShape.QueueAsync ? "Queue" : method.Replace("Batch", string.Empty, StringComparison.Ordinal))}<Item>(Chain, next, preferLocal: true))",
         };
 

@@ -28,6 +28,11 @@ internal static class LedgerChecks
                 findings.Add($"{item.Label} was handed back {item.HandBacks} times");
             }
 
+            if (item.SentBy is not null && item.Steps[0].Runs > 0 && item.Steps[0].EndSeq > item.CallEndSeq)
+            {
+                findings.Add($"{item.SentBy.Label}'s Send returned (seq {item.CallEndSeq}) before its callback {item.Label} ended (seq {item.Steps[0].EndSeq})");
+            }
+
             if (item.Spec.Kind == ItemKind.Cancelled)
             {
                 continue; // skipped by the pool, or handed back; CancelledNeverRuns checks it never ran

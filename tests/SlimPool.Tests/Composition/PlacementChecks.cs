@@ -31,13 +31,13 @@ internal static class PlacementChecks
     }
 
     /// <summary>
-    /// A program whose items never block (they compute, throw, chain, await Task.Yield or are skipped) runs on at most one
+    /// A program whose items never block (they compute, throw, chain, await Task.Yield or are skipped; a Send may wait) runs on at most one
     /// thread more than the pool's workers: the starvation guard adds at most one spare for CPU-bound work (guarantee 8).
     /// </summary>
     public static IEnumerable<Violation> ComputeBoundAddsAtMostOneThread(ProgramRun run)
     {
         var findings = new Findings(Promise.ComputeBoundThreads);
-        if (run.Ledger.Items.Any(i => i.Spec.Kind is ItemKind.Block or ItemKind.BlockHinted))
+        if (run.Ledger.Items.Any(i => i.Spec.Kind is ItemKind.Block or ItemKind.BlockHinted or ItemKind.Send))
         {
             return findings.ToViolations();
         }

@@ -118,6 +118,37 @@ internal sealed partial class ProgramRun
         });
     }
 
+    /// <summary>
+    /// A Send item's call (the item running now is <paramref name="sender"/>): its callback, a record of its own, sent to
+    /// the pool's SynchronizationContext or a group's. Accepted when Send returns (the callback has run, inline or as an
+    /// item of the target), refused when it throws <see cref="ObjectDisposedException"/> (the target shut down, or
+    /// abandoned the callback); any other exception is a surprise.
+    /// </summary>
+    internal void SendFrom(ItemRecord sender)
+    {
+        int target = sender.Spec.SendTarget;
+        ItemSpec spec = sender.Spec with { Group = target, Kind = ItemKind.Compute, Priority = WorkItemPriority.Normal, Shape = QueueShape.Queue, Amount = 3 };
+        var sent = new ItemRecord(this, spec, $"{sender.Label}>send", sender.Producer, order: -1, parent: null, Program.Pool.FlowExecutionContext ? sender.ExpectedLocal : null)
+        {
+            SentBy = sender,
+            SenderThreadId = Environment.CurrentManagedThreadId,
+        };
+        SynchronizationContext context = target < 0 ? Pool.SynchronizationContext : Groups[target].SynchronizationContext;
+        try
+        {
+            Accept(sent, record =>
+            {
+                context.Send(ItemRecord.RunSent, record);
+                return true;
+            });
+        }
+        catch (Exception exception)
+        {
+            sent.State = AcceptState.Refused;
+            Ledger.Surprises.Enqueue($"{sender.Label}'s Send to {(target < 0 ? "the pool" : $"g{target}")} threw {exception.GetType().Name}: {exception.Message}");
+        }
+    }
+
     private void Accept(ItemRecord record, Func<ItemRecord, bool> submit)
     {
         Ledger.Items.Enqueue(record);

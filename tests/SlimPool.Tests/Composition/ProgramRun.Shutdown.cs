@@ -48,60 +48,86 @@ internal sealed partial class ProgramRun
         record.ReturnSeq = Ledger.Next();
     }
 
-    /// <summary>Queues an item that makes the shutdown call on a worker, without waiting there; its return is when its task completes.</summary>
+    /// <summary>
+    /// Queues an item that makes the shutdown call on a worker (to the pool, or into a group: <see cref="ShutdownFrom.GroupItem"/>),
+    /// without waiting there; its return is when its task completes.
+    /// </summary>
     private void ShutdownFromWorker(ShutdownSpec spec)
     {
-        var record = new ShutdownRecord(spec, "a pool worker", isFinal: false);
+        int host = spec.From == ShutdownFrom.GroupItem && Groups.Length > 0 ? Math.Max(spec.Target, 0) : -1;
+        var record = new ShutdownRecord(spec, host < 0 ? "a pool worker" : $"an item of g{host}", isFinal: false);
         record.Run = () =>
         {
-            OnHarnessRun();
-            Ledger.Shutdowns.Enqueue(record);
-            record.CallStartSeq = Ledger.Next();
-            if (spec.Kind == ShutdownKind.Dispose)
+            OnHarnessRun(host);
+            if (host >= 0)
             {
-                if (spec.Target < 0)
-                {
-                    Pool.Dispose(); // on a worker: runs what is left here and returns without waiting
-                }
-                else
-                {
-                    Groups[spec.Target].Dispose();
-                }
-
-                return;
+                GroupTrackers[host].Enter("the shutdown's item");
             }
 
-            // Not disposed: the delayed cancel below may come after the shutdown returned, and must then still cancel (a
-            // disposed source throws, and the cancel it records would not have happened). It holds no timer.
-            var cancel = new CancellationTokenSource();
-            ShutdownMode mode = spec.Kind == ShutdownKind.Abandon ? ShutdownMode.Abandon : ShutdownMode.Drain;
-            CancellationToken token = spec.Kind == ShutdownKind.CancelledDrain ? cancel.Token : CancellationToken.None;
-            Task<ShutdownResult> shutdown = spec.Target < 0 ? Pool.ShutdownAsync(mode, token) : Groups[spec.Target].ShutdownAsync(mode, token);
-            record.Recorded = shutdown.ContinueWith(
-                done =>
+            try
+            {
+                CallShutdownFromWorker(record);
+            }
+            finally
+            {
+                if (host >= 0)
                 {
-                    record.ReturnSeq = Ledger.Next();
-                    record.Result = done.Result;
+                    GroupTrackers[host].Exit("the shutdown's item");
+                }
+            }
+        };
+
+        // Refused when the pool (or the group) is shut down already: then no call is made.
+        IThreadPool target = host < 0 ? Pool : Groups[host];
+        _ = target.TryQueue(static state => ((ShutdownRecord)state!).Run!(), record);
+    }
+
+    private void CallShutdownFromWorker(ShutdownRecord record)
+    {
+        ShutdownSpec spec = record.Spec;
+        Ledger.Shutdowns.Enqueue(record);
+        record.CallStartSeq = Ledger.Next();
+        if (spec.Kind == ShutdownKind.Dispose)
+        {
+            if (spec.Target < 0)
+            {
+                Pool.Dispose(); // on a worker: runs what is left here and returns without waiting
+            }
+            else
+            {
+                Groups[spec.Target].Dispose();
+            }
+
+            return;
+        }
+
+        // Not disposed: the delayed cancel below may come after the shutdown returned, and must then still cancel (a
+        // disposed source throws, and the cancel it records would not have happened). It holds no timer.
+        var cancel = new CancellationTokenSource();
+        ShutdownMode mode = spec.Kind == ShutdownKind.Abandon ? ShutdownMode.Abandon : ShutdownMode.Drain;
+        CancellationToken token = spec.Kind == ShutdownKind.CancelledDrain ? cancel.Token : CancellationToken.None;
+        Task<ShutdownResult> shutdown = spec.Target < 0 ? Pool.ShutdownAsync(mode, token) : Groups[spec.Target].ShutdownAsync(mode, token);
+        record.Recorded = shutdown.ContinueWith(
+            done =>
+            {
+                record.ReturnSeq = Ledger.Next();
+                record.Result = done.Result;
+            },
+            CancellationToken.None,
+            TaskContinuationOptions.ExecuteSynchronously,
+            TaskScheduler.Default);
+        if (spec.Kind == ShutdownKind.CancelledDrain)
+        {
+            _ = Task.Delay(spec.CancelAfterMs).ContinueWith(
+                _ =>
+                {
+                    record.CancelSeq = Ledger.Next();
+                    cancel.Cancel();
                 },
                 CancellationToken.None,
                 TaskContinuationOptions.ExecuteSynchronously,
                 TaskScheduler.Default);
-            if (spec.Kind == ShutdownKind.CancelledDrain)
-            {
-                _ = Task.Delay(spec.CancelAfterMs).ContinueWith(
-                    _ =>
-                    {
-                        record.CancelSeq = Ledger.Next();
-                        cancel.Cancel();
-                    },
-                    CancellationToken.None,
-                    TaskContinuationOptions.ExecuteSynchronously,
-                    TaskScheduler.Default);
-            }
-        };
-
-        // Refused when the pool is shut down already: then no call is made.
-        _ = Pool.TryQueue(static state => ((ShutdownRecord)state!).Run!(), record);
+        }
     }
 
     /// <summary>

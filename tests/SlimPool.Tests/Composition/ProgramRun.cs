@@ -21,6 +21,7 @@ internal sealed partial class ProgramRun
     private readonly ConcurrentQueue<string> _unidentified = new();
     private int _harnessRuns;
     private int _harnessRunsOffWorkers;
+    private readonly int[] _groupHarnessRuns;
 
     private ProgramRun(ComposeProgram program)
     {
@@ -30,6 +31,7 @@ internal sealed partial class ProgramRun
         Pool = new SlimThreadPool(program.Pool.ToOptions(PoolName, OnUnhandledException));
         Groups = [.. program.Groups.Select(spec => Pool.CreateGroup(spec.ToOptions()))];
         GroupTrackers = [.. program.Groups.Select((spec, index) => new GroupTracker(index, spec.MaxConcurrency))];
+        _groupHarnessRuns = new int[program.Groups.Length];
         TestThreadId = Environment.CurrentManagedThreadId;
     }
 
@@ -59,6 +61,9 @@ internal sealed partial class ProgramRun
 
     /// <summary>Items of the harness's own that the pool ran (probe tasks, a shutdown called on a worker).</summary>
     public int HarnessRuns => Volatile.Read(ref _harnessRuns);
+
+    /// <summary>How many of the harness's items each group ran (a shutdown called inside a group's item).</summary>
+    public int GroupHarnessRuns(int group) => Volatile.Read(ref _groupHarnessRuns[group]);
 
     /// <summary>How many of those ran off the pool's workers.</summary>
     public int HarnessRunsOffWorkers => Volatile.Read(ref _harnessRunsOffWorkers);
@@ -202,7 +207,7 @@ internal sealed partial class ProgramRun
         Local.Value = "controller";
         go.Wait();
         Pause(Program.ControllerDelayMs);
-        if (shutdown.From == ShutdownFrom.Worker)
+        if (shutdown.From != ShutdownFrom.Controller)
         {
             ShutdownFromWorker(shutdown);
         }
@@ -236,9 +241,14 @@ internal sealed partial class ProgramRun
         }
     }
 
-    private void OnHarnessRun()
+    private void OnHarnessRun(int group = -1)
     {
         Interlocked.Increment(ref _harnessRuns);
+        if (group >= 0)
+        {
+            Interlocked.Increment(ref _groupHarnessRuns[group]);
+        }
+
         if (!IsWorker(Thread.CurrentThread.Name))
         {
             Interlocked.Increment(ref _harnessRunsOffWorkers);

@@ -16,11 +16,12 @@ internal sealed record ShutdownSpec(int Target, ShutdownKind Kind, int CancelAft
             _ => $"{TargetName}.Dispose()",
         };
 
-        if (From == ShutdownFrom.Worker)
+        if (From != ShutdownFrom.Controller)
         {
+            string host = From == ShutdownFrom.GroupItem ? $"g{Math.Max(Target, 0)}" : "pool";
             return Kind == ShutdownKind.Dispose
-                ? $"pool.Queue(() => {call}); // on a worker: does not wait"
-                : $"pool.Queue(() => _ = {call}); // on a worker: not waited for";
+                ? $"{host}.Queue(() => {call}); // on a worker: does not wait"
+                : $"{host}.Queue(() => _ = {call}); // on a worker: not waited for";
         }
 
         return Kind == ShutdownKind.Dispose ? $"{call};" : $"RunAndTakeBack({call}); // waits, then runs the items handed back";

@@ -13,7 +13,7 @@ internal static class TimingChecks
     /// Nothing starts after a shutdown of the pool (or of the item's group) returned, on any thread, except what was
     /// running then: a step that runs inside its own queue call (a late producer runs its own item, and what that item
     /// posts to the pool while it runs, such as the steps after an <c>await Task.Yield()</c>; a full bounded queue runs it
-    /// inline); a continuation posted after an abandon began (refused, it runs on the built-in pool, never dropped); and, after a drain whose token returned it early, at most one step per worker, as many
+    /// inline; a Send's callback run inline, part of the item that sent it); a continuation posted after an abandon began (refused, it runs on the built-in pool, never dropped); and, after a drain whose token returned it early, at most one step per worker, as many
     /// as the result says were running.
     /// </summary>
     public static IEnumerable<Violation> NothingStartsAfterShutdownReturned(ProgramRun run)
@@ -25,7 +25,7 @@ internal static class TimingChecks
             long returned = shutdown.ReturnSeq!.Value;
             var late = steps
                 .Where(s => s.Step.StartSeq > returned && (shutdown.IsPool || s.Item.Group == shutdown.Spec.Target))
-                .Where(s => s.Step.StartSeq > s.Item.CallEndSeq)
+                .Where(s => s.Item.SentBy is null ? s.Step.StartSeq > s.Item.CallEndSeq : !s.Item.RanInline)
                 .Where(s => !run.MayBeRefusedContinuation(s.Item, s.Index, s.Step))
                 .OrderBy(s => s.Step.StartSeq)
                 .ToList();
