@@ -143,57 +143,29 @@ public sealed partial class SlimThreadPool
         return true;
     }
 
-    // A full bounded Queue on one of this pool's workers runs the item here, as a worker would have run it: in the
-    // context it flowed with (else the worker's clean one), under the workers' SynchronizationContext, outside any
-    // group whose item this thread is inside. ExecutionContext.Run puts back the caller's contexts afterwards, a
-    // suppressed flow included (which Capture cannot see).
+    // A full bounded Queue on one of this pool's workers runs the item here, as a worker would have run it
+    // (WorkItemRunner.ExecuteNested: in the context it flowed with, else the worker's clean one), counted as the worker's,
+    // and named as itself by the slow-item watch, the outer item again after.
     private void RunInline(object callback, object? state)
     {
         ExecutionContext? context = CaptureContextToFlow() ?? CurrentWorker.CleanContext;
-        GroupTurns? outerGroup = GroupTurns.Leave();
+        WorkerState? worker = OwnWorkerState;
+        bool naming = _slowItems is not null && worker is not null;
+        var outer = naming ? worker!.EnterNested(callback, state) : default;
         t_inlineDepth++;
         try
         {
-            if (context is null)
-            {
-                RunAsWorker(this, new QueuedWorkItem(callback, state, context: null));
-            }
-            else
-            {
-                ExecutionContext.Run(context, static s =>
-                {
-                    var (pool, item) = ((SlimThreadPool, QueuedWorkItem))s!;
-                    RunAsWorker(pool, item);
-                }, (this, new QueuedWorkItem(callback, state, context: null)));
-            }
+            _runner.ExecuteNested(new QueuedWorkItem(callback, state, context: null), context, _loop.SynchronizationContext);
         }
         finally
         {
             t_inlineDepth--;
-            GroupTurns.Return(outerGroup);
         }
 
-        static void RunAsWorker(SlimThreadPool pool, in QueuedWorkItem item)
+        OnItemCompleted(worker);
+        if (naming)
         {
-            SynchronizationContext? outerSyncContext = SynchronizationContext.Current;
-            SynchronizationContext.SetSynchronizationContext(pool._loop.SynchronizationContext);
-            WorkerState? worker = pool.OwnWorkerState;
-            WorkerBlockingState? blocking = worker?.Blocking; // a scope the inline item leaves open ends with it
-            long scopesBefore = blocking?.Serial ?? 0;
-            if (pool._slowItems is null || worker is null)
-            {
-                pool._runner.Execute(item, restoreContext: null, outerSyncContext);
-                blocking?.EndOfNestedItem(scopesBefore);
-                pool.OnItemCompleted(worker);
-                return;
-            }
-
-            // The slow-item watch names the inline item as itself, outside any group, and the outer item again after.
-            var outer = worker.EnterNested(item.StoredCallback, item.StoredState);
-            pool._runner.Execute(item, restoreContext: null, outerSyncContext);
-            blocking?.EndOfNestedItem(scopesBefore);
-            pool.OnItemCompleted(worker);
-            worker.RestoreRunning(outer);
+            worker!.RestoreRunning(outer);
         }
     }
 

@@ -449,35 +449,19 @@ internal sealed class ShutdownCoordinator
     private bool TryTakeLeftover(out QueuedWorkItem item) =>
         _queue.TryDequeue(out item) || (_lanes() is { } lanes && lanes.TryTakeLeftover(out item));
 
-    // An item run here, off the worker loop, counted as the workers count theirs (ItemAccounting). It runs as a worker
-    // runs it, never as this caller's: in the context it flowed, or in a clean one (the caller's AsyncLocal values are not
-    // the item's producer's; a group's turn takes the same context as its baseline), under the workers'
-    // SynchronizationContext, outside any group whose item this thread is inside, and a blocking scope it leaves open ends
-    // with it. ExecutionContext.Run gives the caller back exactly the context it had, a suppressed flow included, which
-    // Capture cannot return; the runner restores the caller's SynchronizationContext.
+    // An item run here, off the worker loop, counted as the workers count theirs (ItemAccounting), and run as a worker
+    // runs it (WorkItemRunner.ExecuteNested): in the context it flowed, or in a clean one (the caller's AsyncLocal values
+    // are not the item's producer's; a group's turn takes the same context as its baseline).
     private void Run(in QueuedWorkItem item)
     {
         ShutdownCoordinator? outer = t_runningLeftovers;
         t_runningLeftovers = this;
-        GroupTurns? outerGroup = GroupTurns.Leave();
-        WorkerBlockingState? blocking = CurrentWorker.Blocking;
-        long scopesBefore = blocking?.Serial ?? 0;
         try
         {
-            ExecutionContext.Run(
-                item.Context ?? CurrentWorker.CleanContext ?? s_cleanContext.Value,
-                static s =>
-                {
-                    var (coordinator, entry, syncContext) = ((ShutdownCoordinator, QueuedWorkItem, SynchronizationContext?))s!;
-                    SynchronizationContext.SetSynchronizationContext(coordinator._workersContext);
-                    coordinator._runner.Execute(entry, restoreContext: null, syncContext);
-                },
-                (this, item, SynchronizationContext.Current));
+            _runner.ExecuteNested(item, item.Context ?? CurrentWorker.CleanContext ?? s_cleanContext.Value, _workersContext);
         }
         finally
         {
-            blocking?.EndOfNestedItem(scopesBefore);
-            GroupTurns.Return(outerGroup);
             t_runningLeftovers = outer;
         }
 

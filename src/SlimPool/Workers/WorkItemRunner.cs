@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using SlimPool.Groups;
 using SlimPool.Queues;
 
 namespace SlimPool.Workers;
@@ -8,7 +9,7 @@ namespace SlimPool.Workers;
 /// (the worker lives on), and nothing it set left behind for the next item. Also runs the thread hooks.
 /// </summary>
 /// <remarks>Used by the workers, by shutdown (items run on the thread that finishes a drain) and by a full bounded
-/// <c>Queue</c> on a worker (inline). Owns the count of exceptions reported; any thread may add to it.</remarks>
+/// <c>Queue</c> on a worker (inline), the last two through <see cref="ExecuteNested"/>. Owns the count of exceptions reported; any thread may add to it.</remarks>
 /// <param name="unhandledException">The pool's <c>UnhandledException</c> callback; null writes to Trace.</param>
 /// <param name="source">Names the pool type in what is written to Trace.</param>
 internal sealed class WorkItemRunner(Action<Exception>? unhandledException, string source = nameof(SlimThreadPool))
@@ -47,6 +48,44 @@ internal sealed class WorkItemRunner(Action<Exception>? unhandledException, stri
     {
         RunReporting(item);
         contexts.RestoreAfterItem();
+    }
+
+    /// <summary>
+    /// Runs <paramref name="item"/> nested inside whatever this thread runs now (an item run inline by a full bounded
+    /// <c>Queue</c>, a shutdown's leftover), as a worker would run it: in <paramref name="context"/> (the item's own, or a
+    /// clean one; never the caller's), under <paramref name="workersContext"/>, outside any group whose item this thread
+    /// is inside, and a blocking scope it leaves open ends with it. <see cref="ExecutionContext.Run"/> gives the caller
+    /// back exactly the context it had, a suppressed flow included (which Capture cannot see), and the caller's
+    /// SynchronizationContext comes back after.
+    /// </summary>
+    public void ExecuteNested(in QueuedWorkItem item, ExecutionContext? context, SynchronizationContext? workersContext)
+    {
+        GroupTurns? outerGroup = GroupTurns.Leave();
+        WorkerBlockingState? blocking = CurrentWorker.Blocking;
+        long scopesBefore = blocking?.Serial ?? 0;
+        var call = (this, item, workersContext, SynchronizationContext.Current);
+        try
+        {
+            if (context is null)
+            {
+                ExecuteAsWorker(call);
+            }
+            else
+            {
+                ExecutionContext.Run(context, static s => ExecuteAsWorker(((WorkItemRunner, QueuedWorkItem, SynchronizationContext?, SynchronizationContext?))s!), call);
+            }
+        }
+        finally
+        {
+            blocking?.EndOfNestedItem(scopesBefore);
+            GroupTurns.Return(outerGroup);
+        }
+
+        static void ExecuteAsWorker((WorkItemRunner Runner, QueuedWorkItem Item, SynchronizationContext? WorkersContext, SynchronizationContext? Outer) call)
+        {
+            SynchronizationContext.SetSynchronizationContext(call.WorkersContext);
+            call.Runner.Execute(call.Item, restoreContext: null, call.Outer);
+        }
     }
 
     // Runs the item in the context it flowed in with, if any; an exception is reported, never rethrown. Inlined into
