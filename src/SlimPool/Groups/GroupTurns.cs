@@ -519,8 +519,10 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         WorkerState? worker = _pool.OwnWorkerState; // where the pool counts this turn's items
         naming &= worker is not null;
 
-        // A blocking scope one of the group's items leaves open ends with that item, not with the turn (a pool item).
-        WorkerBlockingState? blocking = worker?.Blocking;
+        // A blocking scope one of the group's items leaves open ends with that item, not with the turn (a pool item): on
+        // whichever pool's worker runs the turn (a turn a late producer runs itself may run on another pool's worker,
+        // whose scope an item may open).
+        WorkerBlockingState? blocking = CurrentWorker.Blocking;
 
         // Whether a listener has the run-time histogram on, read once a turn (a listener that starts mid-turn samples from
         // the next one): a serial queue's items cost a turn each, and every read on that path shows.

@@ -227,6 +227,35 @@ public sealed class ShutdownLeftoverReentryTests
         Assert.IsType<ObjectDisposedException>(sendFailure); // the group's Send there can neither wait nor run inline
     }
 
+    [Fact]
+    public void BlockingScope_LeftOpenByAGroupItemALateProducerOfAnotherPoolRuns_EndsWithThatItem()
+    {
+        // A worker of pool B queues to a group of pool A as A shuts down: the group's turn lands after A's last look, so
+        // B's worker runs it itself. An item of the turn opens a blocking scope on B (its thread's pool) and leaves it
+        // open; it ends with that item (guarantee 9), so the turn's next item sees B's worker unblocked.
+        var queue = new GatedQueue();
+        using var poolA = GatedPool(queue);
+        SlimThreadPoolGroup group = poolA.CreateGroup();
+        using var poolB = TestPools.Create(workers: 1);
+        using var done = new ManualResetEventSlim(false);
+        int blockedSeenByTheNextItem = -1;
+        queue.HoldNextEnqueue();
+        poolB.Queue(() =>
+        {
+            group.Queue(() =>
+            {
+                _ = poolB.EnterBlocking(); // left open
+                group.SynchronizationContext.Post(_ => Volatile.Write(ref blockedSeenByTheNextItem, poolB.BlockedWorkerCount), null);
+            });
+            done.Set();
+        });
+        Bounded.Wait(queue.Held, "pool B's worker to reach pool A's enqueue of the group's turn");
+        poolA.Dispose();
+        queue.Release();
+        Bounded.Wait(done, "pool B's worker to run the group's turn");
+        Assert.Equal(0, Volatile.Read(ref blockedSeenByTheNextItem));
+    }
+
     // Holds every enqueue while closed.
     private sealed class HoldAllQueue : IWorkQueue
     {
