@@ -521,8 +521,8 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
 
         // A blocking scope one of the group's items leaves open ends with that item, not with the turn (a pool item): on
         // whichever pool's worker runs the turn (a turn a late producer runs itself may run on another pool's worker,
-        // whose scope an item may open).
-        WorkerBlockingState? blocking = CurrentWorker.Blocking;
+        // whose scope an item may open; read only off this pool's workers, where the thread-local read is not on the path).
+        WorkerBlockingState? blocking = worker is not null ? worker.Blocking : CurrentWorker.Blocking;
 
         // Whether a listener has the run-time histogram on, read once a turn (a listener that starts mid-turn samples from
         // the next one): a serial queue's items cost a turn each, and every read on that path shows.
