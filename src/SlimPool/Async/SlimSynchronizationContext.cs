@@ -101,7 +101,7 @@ internal sealed class SlimSynchronizationContext(ISchedulingTarget target) : Syn
         {
             if (Interlocked.CompareExchange(ref _state, Running, Queued) != Queued)
             {
-                return; // its waiter abandoned it, and has thrown
+                return; // its waiter gave up on it and has thrown; counted as run, as an item skipped for its token is
             }
 
             try

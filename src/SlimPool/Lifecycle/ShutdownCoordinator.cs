@@ -214,6 +214,7 @@ internal sealed class ShutdownCoordinator
     /// </summary>
     public void OnQueuedDuringShutdown(bool onOwnWorker, int count = 1)
     {
+        _workers.Exits.OnQueued(); // a drain's workers waiting to leave take it
         if (t_runningLeftovers == this)
         {
             // Posted by the leftover item this thread runs: the loop that runs it takes this one too.
@@ -243,8 +244,8 @@ internal sealed class ShutdownCoordinator
             return _finishedResult.Task;
         }
 
-        // No spare starts from here on: every worker that will ever run is counted live before the workers are told to
-        // stop, so the live count cannot reach zero (and Dispose's wait end) while a spare is still to come.
+        // No spare starts from here on but a blocked item's (WorkerSet.OnBlocked, counted live by a live worker): so the
+        // live count cannot reach zero (and Dispose's wait end) while a spare is still to come.
         _workers.Close();
         _idleWait.Stop();
         _guard?.Stop();
@@ -261,6 +262,7 @@ internal sealed class ShutdownCoordinator
     private void MarkAbandoning()
     {
         Interlocked.Exchange(ref _abandon, 1);
+        _workers.Abandon();
         Volatile.Read(ref _abandoned)?.Cancel();
     }
 

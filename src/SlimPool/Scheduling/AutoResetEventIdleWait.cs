@@ -95,9 +95,13 @@ internal sealed class AutoResetEventIdleWait : IdleWait
         }
     }
 
+    // Exit chain: one Set released us; release the next idle worker so it sees IsStopping too. Passed on as soon as the
+    // stop is seen, since a drain's workers then wait for each other before they exit (ExitBarrier), and again at the
+    // exit (an extra Set at the stop wakes nobody for long).
+    public override void OnStopSeen(int worker) => OnWorkerExiting(worker);
+
     public override void OnWorkerExiting(int worker)
     {
-        // Exit chain: one Set released us; release the next idle worker so it sees IsStopping too.
         if (Volatile.Read(ref _idleCount.Value) > 0)
         {
             _event.Set();

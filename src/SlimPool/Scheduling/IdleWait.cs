@@ -59,6 +59,14 @@ internal abstract class IdleWait
     /// </returns>
     public abstract bool WaitForWork(int worker, int millisecondsTimeout);
 
+    /// <summary>
+    /// Worker thread, each time it found the queue empty after <see cref="Stop"/>, before it waits for the others to be
+    /// done too (<see cref="Workers.ExitBarrier"/>): passes the stop on to an idle worker it may have been meant for.
+    /// </summary>
+    public virtual void OnStopSeen(int worker)
+    {
+    }
+
     /// <summary>Worker thread, once, when it exits.</summary>
     public virtual void OnWorkerExiting(int worker)
     {

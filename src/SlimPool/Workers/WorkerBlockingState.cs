@@ -18,6 +18,13 @@ internal sealed class WorkerBlockingState(WorkerSet workers)
     private int _depth;
     private long _serial;                   // the last serial given to a scope: serials only grow
     private long[] _serialAt = new long[4]; // [depth]: the serial of the scope open at that depth (1 to _depth)
+    private bool _inLoop;                   // between the worker's thread hooks: its scopes are items' (WorkerSet.OnBlocked)
+
+    /// <summary>The worker runs items from now on (after its start hook), or no longer (before its exit hook).</summary>
+    public bool InLoop
+    {
+        set => _inLoop = value;
+    }
 
     /// <summary>The last serial given to a scope: read before an item runs inside another (<see cref="EndOfNestedItem"/>).</summary>
     public long Serial => _serial;
@@ -35,7 +42,7 @@ internal sealed class WorkerBlockingState(WorkerSet workers)
         _serialAt[depth] = serial;
         if (depth == 1)
         {
-            workers.OnBlocked();
+            workers.OnBlocked(inItem: _inLoop);
         }
 
         return (depth, serial);

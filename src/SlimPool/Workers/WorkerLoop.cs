@@ -117,6 +117,7 @@ internal sealed class WorkerLoop
         bool busy = false;
         bool retired = false;
         bool lastOut = false;
+        blocking.InLoop = true;
         try
         {
             while (!_shutdown.IsAbandoning)
@@ -186,17 +187,15 @@ internal sealed class WorkerLoop
                         continue;
                     }
 
-                    // A worker blocked in a blocking scope may wait for an item not queued yet (a Send's callback on
-                    // its way, a task another item will queue), which the drain must run: while one is blocked, stay and
-                    // look again each millisecond. A worker that blocks after this read starts a spare of its own
-                    // (WorkerSet.OnBlocked), so leaving now strands nothing.
-                    if (_workers.BlockedCount != 0)
+                    // A drain's workers leave together, once none runs an item: one blocked in its item may wait for
+                    // an item not queued yet, which the others must run (ExitBarrier). An abandon leaves at once.
+                    _idleWait.OnStopSeen(index);
+                    if (_workers.Exits.WaitToLeave())
                     {
-                        Thread.Sleep(1);
-                        continue;
+                        break;
                     }
 
-                    break;
+                    continue;
                 }
 
                 // A spare's wait ends when it has taken nothing for its idle timeout, however often it is woken meanwhile
@@ -218,6 +217,7 @@ internal sealed class WorkerLoop
         }
         finally
         {
+            blocking.InLoop = false; // a scope the exit hook opens is no item's: no spare during a shutdown for it
             state.ClearBusy();
             CurrentWorker.DropKeptQueues(); // the group queues it kept go with it
             _runner.InvokeThreadHook(_onThreadExit, index);

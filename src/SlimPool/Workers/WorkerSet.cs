@@ -25,15 +25,19 @@ internal sealed class WorkerSet
     private readonly int _maxWorkers;
     private volatile Thread?[] _threads;      // slot -> its thread while it lives; entries written under _lock
     private volatile WorkerState?[] _states;  // slot -> its state, created with the slot's first thread
-    private bool _closed;                     // under _lock: once set, only a blocked worker's spare starts (OnBlocked)
+    private bool _closed;                     // under _lock: once set, only a blocked item's spare starts (OnBlocked)
+    private volatile bool _abandoning;        // set by Abandon: no spare starts at all
+    private readonly ExitBarrier _exits;
     private int _live;
     private int _blocked;
 
     /// <param name="workerCount">Permanent workers.</param>
     /// <param name="maxWorkers">The ceiling on threads, spares included.</param>
     /// <param name="newThread">Creates (does not start) the thread for a slot.</param>
-    public WorkerSet(int workerCount, int maxWorkers, Func<int, Thread> newThread)
+    /// <param name="queue">The pool's queue, which a drain's workers look at before they leave (<see cref="ExitBarrier"/>).</param>
+    public WorkerSet(int workerCount, int maxWorkers, Func<int, Thread> newThread, Queues.IWorkQueue queue)
     {
+        _exits = new ExitBarrier(this, queue);
         _workerCount = workerCount;
         _maxWorkers = maxWorkers;
         _newThread = newThread;
@@ -50,6 +54,19 @@ internal sealed class WorkerSet
 
     /// <summary>Workers inside a blocking scope now.</summary>
     public int BlockedCount => Volatile.Read(ref _blocked);
+
+    /// <summary>Whether the pool's abandon has begun (<see cref="Abandon"/>).</summary>
+    public bool IsAbandoning => _abandoning;
+
+    /// <summary>How the workers leave a drain (<see cref="ExitBarrier"/>).</summary>
+    public ExitBarrier Exits => _exits;
+
+    /// <summary>The pool's abandon began: no spare starts from now on, and the workers waiting to leave a drain leave.</summary>
+    public void Abandon()
+    {
+        _abandoning = true;
+        _exits.WakeAll();
+    }
 
     /// <summary>Creates and starts the permanent workers; the constructor's caller calls it once.</summary>
     public void StartPermanentWorkers()
@@ -192,7 +209,7 @@ internal sealed class WorkerSet
         int index;
         lock (_lock)
         {
-            if ((_closed && !whileClosed) || (index = FreeSpareSlot()) < 0)
+            if ((_closed && !whileClosed) || _abandoning || (index = FreeSpareSlot()) < 0)
             {
                 return false;
             }
@@ -205,21 +222,23 @@ internal sealed class WorkerSet
     }
 
     /// <summary>
-    /// A worker is about to block: counts it, and starts a spare if fewer than WorkerCount stay unblocked, during a
-    /// shutdown too.
+    /// A worker is about to block: counts it, and starts a spare if fewer than WorkerCount stay unblocked; during a drain
+    /// too when <paramref name="inItem"/> (the scope is an item's, not a thread hook's), never once an abandon began.
     /// </summary>
     /// <remarks>
     /// A drain must run what a blocked item waits for (a Send's callback, a task it queued), and that may need another
-    /// worker; so a blocking scope starts its spare after <see cref="Close"/> as well. That keeps Close's promise: the
-    /// caller is a live worker, inside an item, so the live count cannot reach zero (and the shutdown's wait for the
-    /// workers end, and <see cref="Join"/> take its copy of the threads) before the spare is counted live under the lock.
+    /// worker (a pool of one); so an item's blocking scope starts its spare after <see cref="Close"/> as well. That keeps
+    /// Close's promise: the caller is a live worker inside an item, so the live count cannot reach zero (and the
+    /// shutdown's wait for the workers end, and <see cref="Join"/> take its copy of the threads) before the spare is
+    /// counted live under the lock. A drain's workers leave together once none runs an item (<see cref="ExitBarrier"/>),
+    /// so the spare stays while the item blocks, and its later scopes find it there.
     /// </remarks>
-    public void OnBlocked()
+    public void OnBlocked(bool inItem)
     {
         Interlocked.Increment(ref _blocked); // full fence before reading _live (pairs with TryRetire)
         if (Volatile.Read(ref _live) - Volatile.Read(ref _blocked) < _workerCount)
         {
-            TryStartSpare(whileClosed: true);
+            TryStartSpare(whileClosed: inItem && !_abandoning);
         }
     }
 
@@ -262,7 +281,7 @@ internal sealed class WorkerSet
         }
     }
 
-    /// <summary>No thread starts from now on (shutdown), except a blocked worker's spare (<see cref="OnBlocked"/>). Idempotent.</summary>
+    /// <summary>No thread starts from now on (shutdown), except a blocked item's spare in a drain (<see cref="OnBlocked"/>). Idempotent.</summary>
     public void Close()
     {
         lock (_lock)
