@@ -215,6 +215,7 @@ internal sealed class ShutdownCoordinator
     public void OnQueuedDuringShutdown(bool onOwnWorker, int count = 1)
     {
         _workers.Exits.OnQueued(); // a drain's workers waiting to leave take it
+        _guard?.OnQueued();        // and the guard watches it, in case every worker is stuck in an item
         if (t_runningLeftovers == this)
         {
             // Posted by the leftover item this thread runs: the loop that runs it takes this one too.
@@ -244,16 +245,18 @@ internal sealed class ShutdownCoordinator
             return _finishedResult.Task;
         }
 
-        // No spare starts from here on but a blocked item's (WorkerSet.OnBlocked, counted live by a live worker): so the
-        // live count cannot reach zero (and Dispose's wait end) while a spare is still to come.
+        // From here on a spare starts only for a drain's items: a blocked item's (WorkerSet.OnBlocked, counted live by a
+        // live worker) or the starvation guard's, which keeps watching through a drain, until its workers leave
+        // (ExitBarrier) or an abandon begins (both marked under WorkerSet's lock, before any worker can leave): so the
+        // live count cannot reach zero (and Dispose's wait end) while a spare is still to come. An abandon stops the
+        // guard (MarkAbandoning); the finish stops it in any case before it joins it.
         _workers.Close();
         _idleWait.Stop();
-        _guard?.Stop();
         _gate?.Close();
 
         // Only now, outside the lock: the workers may have exited already (an abandon's flag is set before Begin, and a
-        // worker that sees it exits), and then the finish runs on this thread at once; it joins the guard, which must
-        // have been told to stop, and it runs items, which may call ShutdownAsync again and must find the task set.
+        // worker that sees it exits), and then the finish runs on this thread at once; it runs items, which may call
+        // ShutdownAsync again and must find the task set.
         _ = FinishWhenStoppedAsync();
         return _finishedResult.Task;
     }
@@ -261,8 +264,9 @@ internal sealed class ShutdownCoordinator
     // Workers stop taking items; then the waiters on AbandonToken are told (see there).
     private void MarkAbandoning()
     {
+        _workers.Abandon(); // first: no spare starts once a worker may see _abandon and leave
         Interlocked.Exchange(ref _abandon, 1);
-        _workers.Abandon();
+        _guard?.Stop();
         Volatile.Read(ref _abandoned)?.Cancel();
     }
 
@@ -338,6 +342,7 @@ internal sealed class ShutdownCoordinator
             }
 
             _workers.Join();
+            _guard?.Stop();
             _guard?.Join();
             if (_earlyResult is { } early)
             {

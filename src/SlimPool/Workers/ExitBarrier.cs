@@ -13,9 +13,10 @@ namespace SlimPool.Workers;
 /// interlocked increment: a full fence), then reads the live count; when every live worker is idle it looks at the queue
 /// once more, after that read, and if it is still empty sets <c>_leaving</c>, which is final, and everyone leaves. A
 /// worker that published an item did so before it counted itself idle, so whoever reads its count sees its item too and
-/// stays for it. Once every live worker was idle with nothing queued, nothing can start a spare (only a worker inside an
-/// item does) and nothing but a continuation from outside can arrive, which the shutdown's finish runs after the workers
-/// leave. A leaving worker stays counted idle: the count only serves the decision, made once.</para>
+/// stays for it. Once every live worker was idle with nothing queued, no worker starts a spare (only one inside an item
+/// does), the starvation guard no longer once <see cref="WorkerSet.MarkLeaving"/> was called under the set's lock (a
+/// spare it started before is live, and leaves with the others), and nothing but a continuation from outside can
+/// arrive, which the shutdown's finish runs after the workers leave. A leaving worker stays counted idle: the count only serves the decision, made once.</para>
 /// <para><b>Waiting.</b> Otherwise the worker waits on the monitor: woken by the count that makes everyone idle, by a
 /// publish during the shutdown (<see cref="OnQueued"/>), by the abandon, or after <see cref="MaxWaitMilliseconds"/>. A
 /// sleeper registers (an interlocked increment under the lock: a full fence) and then looks again under the lock; a
@@ -58,6 +59,7 @@ internal sealed class ExitBarrier(WorkerSet workers, IWorkQueue queue)
                     break;
                 }
 
+                workers.MarkLeaving(); // no spare of the guard's from here on (see WorkerSet.TryStartSpare)
                 Volatile.Write(ref _leaving, 1);
                 WakeAll();
                 return true;

@@ -26,7 +26,8 @@ internal sealed class WorkerSet
     private volatile Thread?[] _threads;      // slot -> its thread while it lives; entries written under _lock
     private volatile WorkerState?[] _states;  // slot -> its state, created with the slot's first thread
     private bool _closed;                     // under _lock: once set, only a blocked item's spare starts (OnBlocked)
-    private volatile bool _abandoning;        // set by Abandon: no spare starts at all
+    private volatile bool _abandoning;        // set under _lock by Abandon: no spare starts at all
+    private bool _leaving;                    // under _lock: a drain's workers are leaving (MarkLeaving): no spare starts
     private readonly ExitBarrier _exits;
     private int _live;
     private int _blocked;
@@ -64,8 +65,24 @@ internal sealed class WorkerSet
     /// <summary>The pool's abandon began: no spare starts from now on, and the workers waiting to leave a drain leave.</summary>
     public void Abandon()
     {
-        _abandoning = true;
+        lock (_lock)
+        {
+            _abandoning = true;
+        }
+
         _exits.WakeAll();
+    }
+
+    /// <summary>
+    /// A drain's workers are all idle with nothing queued and leave (<see cref="ExitBarrier"/>): from now on the starvation
+    /// guard starts no spare. Under the lock, so a spare the guard starts is counted live before any worker leaves.
+    /// </summary>
+    public void MarkLeaving()
+    {
+        lock (_lock)
+        {
+            _leaving = true;
+        }
     }
 
     /// <summary>Creates and starts the permanent workers; the constructor's caller calls it once.</summary>
@@ -200,8 +217,12 @@ internal sealed class WorkerSet
         return busy;
     }
 
-    /// <summary>Starts a spare worker unless the set is closed or at the ceiling.</summary>
-    public bool TryStartSpare() => TryStartSpare(whileClosed: false);
+    /// <summary>
+    /// The starvation guard's spare: starts one unless at the ceiling, an abandon began, or a drain's workers are leaving.
+    /// The guard keeps watching through a drain, so an item that waits, without a blocking scope, for one queued behind it
+    /// gets a spare there as it would before (the built-in pool injects a thread).
+    /// </summary>
+    public bool TryStartSpare() => TryStartSpare(whileClosed: true);
 
     private bool TryStartSpare(bool whileClosed)
     {
@@ -209,7 +230,7 @@ internal sealed class WorkerSet
         int index;
         lock (_lock)
         {
-            if ((_closed && !whileClosed) || _abandoning || (index = FreeSpareSlot()) < 0)
+            if ((_closed && (!whileClosed || _leaving)) || _abandoning || (index = FreeSpareSlot()) < 0)
             {
                 return false;
             }
@@ -281,7 +302,10 @@ internal sealed class WorkerSet
         }
     }
 
-    /// <summary>No thread starts from now on (shutdown), except a blocked item's spare in a drain (<see cref="OnBlocked"/>). Idempotent.</summary>
+    /// <summary>
+    /// Shutdown: from now on a spare starts only for a drain's items (a blocked item's, <see cref="OnBlocked"/>, or the
+    /// guard's, <see cref="TryStartSpare()"/>), until its workers leave or an abandon begins. Idempotent.
+    /// </summary>
     public void Close()
     {
         lock (_lock)

@@ -251,6 +251,60 @@ public sealed class DrainWithBlockedItemsTests(ITestOutputHelper output)
         Assert.Equal(startsWhenReturned, Volatile.Read(ref starts));
     }
 
+    // An item that waits, without a blocking scope, for an item queued behind it on the only worker: the starvation guard
+    // starts a spare, during a drain as before it (it stopped when the shutdown began; the drain waited for the item's
+    // own timeout).
+    [Theory]
+    [InlineData(IdleWaitKind.AutoResetEvent)]
+    [InlineData(IdleWaitKind.SpinThenPark)]
+    public void Drain_OnlyWorkerWaitsWithoutAScopeForAnItemQueuedBehindIt_TheGuardsSpareRunsItAndTheDrainCompletes(IdleWaitKind idleWait)
+    {
+        SlimThreadPool pool = new(new SlimThreadPoolOptions
+        {
+            WorkerCount = 1,
+            IdleWait = idleWait,
+            StarvationTimeout = TimeSpan.FromMilliseconds(100),
+            Name = nameof(Drain_OnlyWorkerWaitsWithoutAScopeForAnItemQueuedBehindIt_TheGuardsSpareRunsItAndTheDrainCompletes),
+        });
+        using var started = new ManualResetEventSlim(false);
+        using var behindRan = new ManualResetEventSlim(false);
+        bool sawIt = false;
+        pool.Queue(() =>
+        {
+            started.Set();
+            sawIt = behindRan.Wait(TimeSpan.FromSeconds(15));
+        });
+        Bounded.Wait(started, "the item to start");
+        pool.Queue(behindRan.Set);
+
+        Task<ShutdownResult> drain = pool.ShutdownAsync(ShutdownMode.Drain);
+        bool completed = Completes(drain, Short);
+        Bounded.Result(drain, "the drain, once the item's own wait ended");
+        Assert.True(completed, $"the drain did not complete within {Short.TotalSeconds} s: nobody ran the item queued behind the waiting one");
+        Assert.True(sawIt);
+    }
+
+    // A drain whose guard watched a stuck worker (and may have started a spare) ends with no worker or guard left.
+    [Fact]
+    public void Drain_AfterTheGuardStartedASpare_LeavesNoThreadRunning()
+    {
+        var threads = new System.Collections.Concurrent.ConcurrentBag<Thread>();
+        SlimThreadPool pool = new(new SlimThreadPoolOptions
+        {
+            WorkerCount = 1,
+            StarvationTimeout = TimeSpan.FromMilliseconds(50),
+            OnThreadStart = _ => threads.Add(Thread.CurrentThread),
+            Name = nameof(Drain_AfterTheGuardStartedASpare_LeavesNoThreadRunning),
+        });
+        using var behindRan = new ManualResetEventSlim(false);
+        pool.Queue(() => behindRan.Wait(Bounded.Timeout));
+        pool.Queue(behindRan.Set);
+        Bounded.Result(pool.ShutdownAsync(ShutdownMode.Drain), "the drain");
+        Assert.True(threads.Count >= 2, "the guard started no spare");
+        Assert.All(threads, thread => Assert.True(thread.Join(Bounded.Timeout), $"'{thread.Name}' still runs after the drain"));
+        Assert.Equal(0, pool.LiveWorkerCount);
+    }
+
     private static bool Completes(Task task, TimeSpan timeout) => ((IAsyncResult)task).AsyncWaitHandle.WaitOne(timeout);
 
     private static double CpuOver(TimeSpan window)
