@@ -37,6 +37,11 @@
 #                             lane); broken: TICKETS_ONLY (the looks take lane items through tickets alone: an item
 #                             accepted before the shutdown is left to a racer's late ticket), ENQUEUE_FIRST (High
 #                             items enqueued before they are counted)
+#   ExitBarrier.pml           (src/SlimPool/Workers/) a drain's workers leaving together while an item blocks until
+#                             its posted callback has run: WORKERS, SPARE (one worker, and its blocking scope's spare),
+#                             OUTSIDE (a publish from outside at any moment); broken: BROKEN_EARLY (a worker leaves on an
+#                             empty queue: the code before), BROKEN_NOPULSE (a publish wakes no sleeper),
+#                             BROKEN_NOSPARE (no spare during a shutdown)
 #   SlowItemWatch.pml         (src/SlimPool/Diagnostics/) the slow-item watch parking while every worker is idle and a
 #                             worker that turns busy waking it: WORKERS, CYCLES; broken: BROKEN_RECHECK (the watch parks
 #                             right after announcing), BROKEN_WAKE (a worker turning busy does not read the announcement)
@@ -68,6 +73,7 @@ laneshut=src/SlimPool/Scheduling/PriorityLanesShutdown.pml
 drained=src/SlimPool/Groups/GroupDrained.pml
 ring=src/SlimPool/Queues/LocalRunQueue.pml
 watch=src/SlimPool/Diagnostics/SlowItemWatch.pml
+exits=src/SlimPool/Workers/ExitBarrier.pml
 r1="-DTHIEVES=1 -DPUSHES=6 -DLOOKS=4 -DTAKES=2"
 r2="-DTHIEVES=2 -DPUSHES=4 -DLOOKS=2 -DTAKES=1"
 g="-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=1"
@@ -105,6 +111,8 @@ runs=(
   "$laneshut|-DLOW|none" "$laneshut|-DLOW -DTICKETS_ONLY|some"
   "$ring|$r1|none" "$ring|$r2|none" "$ring|$r1 -DBROKEN_ROOM|some" "$ring|$r1 -DBROKEN_SLOT|some" "$ring|$r2 -DBROKEN_SLOT|some"
   "$watch||none" "$watch|-DWORKERS=3|none" "$watch|-DBROKEN_RECHECK|some" "$watch|-DBROKEN_WAKE|some"
+  "$exits||none" "$exits|-DOUTSIDE|none" "$exits|-DWORKERS=3 -DOUTSIDE|none" "$exits|-DWORKERS=1 -DSPARE -DOUTSIDE|none"
+  "$exits|-DBROKEN_EARLY -DOUTSIDE|some" "$exits|-DBROKEN_NOPULSE -DOUTSIDE|some" "$exits|-DWORKERS=1 -DSPARE -DBROKEN_NOSPARE|some"
   "$drained||none" "$drained|-DITEMS=4 -DQUANTUM=3|none" "$drained|-DBROKEN_ORDER|some" "$drained|-DITEMS=4 -DBROKEN_ORDER|some"
   "$drained|-DCONT|none" "$drained|-DCONT -DNO_SWEEP|none" "$drained|-DCONT -DNO_SWEEP -DBROKEN_MARK|some"
 )
