@@ -305,39 +305,6 @@ public sealed class DrainWithBlockedItemsTests(ITestOutputHelper output)
         Assert.Equal(0, pool.LiveWorkerCount);
     }
 
-    // The guard watches a worker's Dispose loop as it watches the workers (items that block behind it get spares, as
-    // before a shutdown); for items that compute it keeps its bound: one spare at most (guarantee 8).
-    [Fact]
-    public void Dispose_OnTheOnlyWorkerWhileComputingLeftoversRun_TheGuardAddsAtMostOneThread()
-    {
-        int starts = 0;
-        SlimThreadPool pool = new(new SlimThreadPoolOptions
-        {
-            WorkerCount = 1,
-            MaxWorkers = 8,
-            StarvationTimeout = TimeSpan.FromMilliseconds(5),
-            OnThreadStart = _ => Interlocked.Increment(ref starts),
-            Name = nameof(Dispose_OnTheOnlyWorkerWhileComputingLeftoversRun_TheGuardAddsAtMostOneThread),
-        });
-        using var ready = new ManualResetEventSlim(false);
-        using var disposed = new ManualResetEventSlim(false);
-        pool.Queue(() =>
-        {
-            ready.Wait(Bounded.Timeout);
-            pool.Dispose();
-            disposed.Set();
-        });
-        for (int i = 0; i < 40; i++)
-        {
-            pool.Queue(() => Thread.SpinWait(200_000)); // computes about a millisecond
-        }
-
-        ready.Set();
-        Bounded.Wait(disposed, "the worker's Dispose");
-        Assert.InRange(Volatile.Read(ref starts), 1, 2);
-        Assert.Equal(41, pool.CompletedWorkItemCount);
-    }
-
     private static bool Completes(Task task, TimeSpan timeout) => ((IAsyncResult)task).AsyncWaitHandle.WaitOne(timeout);
 
     private static double CpuOver(TimeSpan window)
