@@ -16,8 +16,9 @@ namespace SlimPool.Async;
 /// item, or running on another such thread, so it can neither wait nor run inline. Elsewhere it posts and blocks until
 /// the callback has run, rethrowing its exception; on another of the pool's workers the wait is a blocking scope, so a
 /// spare worker covers for it (during a drain too). If a shutdown abandons the callback before it runs (an abandon of
-/// the pool that began before it started), Send throws <see cref="ObjectDisposedException"/> instead of waiting for ever. A Post after the target stopped accepting runs on
-/// the built-in thread pool instead, so a late continuation is never dropped.
+/// the pool that began before it started), Send throws <see cref="ObjectDisposedException"/> instead of waiting for
+/// ever. A Post after the target stopped accepting runs on the built-in thread pool instead, so a late continuation is
+/// never dropped.
 /// </remarks>
 internal sealed class SlimSynchronizationContext(ISchedulingTarget target) : SynchronizationContext
 {

@@ -25,7 +25,7 @@ internal sealed class WorkerSet
     private readonly int _maxWorkers;
     private volatile Thread?[] _threads;      // slot -> its thread while it lives; entries written under _lock
     private volatile WorkerState?[] _states;  // slot -> its state, created with the slot's first thread
-    private bool _closed;                     // under _lock: once set, only a blocked item's spare starts (OnBlocked)
+    private bool _closed;                     // under _lock: once set, only a drain's spares start (see Close)
     private volatile bool _abandoning;        // set under _lock by Abandon: no spare starts at all
     private bool _leaving;                    // under _lock: a drain's workers are leaving (MarkLeaving): no spare starts
     private readonly ExitBarrier _exits;
