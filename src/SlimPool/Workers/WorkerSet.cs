@@ -259,7 +259,7 @@ internal sealed class WorkerSet
         Interlocked.Increment(ref _blocked); // full fence before reading _live (pairs with TryRetire)
         if (Volatile.Read(ref _live) - Volatile.Read(ref _blocked) < _workerCount)
         {
-            TryStartSpare(whileClosed: inItem && !_abandoning);
+            TryStartSpare(whileClosed: inItem); // refused once the abandon began, as every spare is
         }
     }
 
