@@ -188,9 +188,6 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
     /// <summary>The current thread's worker slot if it is one of this pool's workers, else null: where it counts items.</summary>
     internal WorkerState? OwnWorkerState => CurrentWorker.StateOn(this);
 
-    /// <summary>The group queues the current thread drops later, when it is one of this pool's workers; else null.</summary>
-    internal Groups.DeferredQueueDrops? OwnQueueDrops => CurrentWorker.Pool == this ? CurrentWorker.QueueDrops : null;
-
     /// <summary>
     /// A user item finished: counted in <paramref name="state"/> (the running worker's, from <see cref="OwnWorkerState"/>)
     /// or, off the pool's workers, in the pool's own count.

@@ -56,16 +56,6 @@ namespace SlimPool.Groups;
 [StructLayout(LayoutKind.Explicit)]
 internal sealed class GroupTurns : IWorkItem, IHandsBackItems
 {
-    // The group whose turn the current thread is running, if any.
-    [ThreadStatic]
-    private static GroupTurns? t_current;
-
-    // The groups whose items this thread left suspended under what it runs now (see Suspend), and how many.
-    [ThreadStatic]
-    private static GroupTurns?[]? t_suspended;
-    [ThreadStatic]
-    private static int t_suspendedCount;
-
     // A queue's first ring: a group that runs an item now and then (an actor answering one message at a time) needs one
     // or two cells, and pays for them each time it wakes, 32 bytes a cell; a burst grows the queue fourfold a ring
     // (LockFreeQueue: 2, 8, 32, ... cells), and the queue goes when the burst is done.
@@ -154,13 +144,13 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     /// <returns>The group left, to give to <see cref="Return"/>.</returns>
     public static GroupTurns? Leave()
     {
-        GroupTurns? current = t_current;
-        t_current = null;
-        if (current is not null)
+        if (PoolThreadLocals.Current is not { CurrentGroup: { } current } locals)
         {
-            Suspend(current);
+            return null;
         }
 
+        locals.CurrentGroup = null;
+        Suspend(locals, current);
         return current;
     }
 
@@ -169,14 +159,14 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     {
         if (group is not null)
         {
-            Resume();
+            PoolThreadLocals locals = PoolThreadLocals.Current!; // Leave found it holding the group
+            Resume(locals);
+            locals.CurrentGroup = group;
         }
-
-        t_current = group;
     }
 
     /// <summary>Whether the current thread is running one of this group's items.</summary>
-    public bool IsCurrent => t_current == this;
+    public bool IsCurrent => PoolThreadLocals.Current?.CurrentGroup == this;
 
     /// <summary>
     /// Whether the current thread runs one of this group's items, or runs something inside one it left suspended (an
@@ -187,13 +177,18 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     {
         get
         {
-            if (t_current == this)
+            if (PoolThreadLocals.Current is not { } locals)
+            {
+                return false;
+            }
+
+            if (locals.CurrentGroup == this)
             {
                 return true;
             }
 
-            GroupTurns?[]? suspended = t_suspended;
-            for (int i = 0; i < t_suspendedCount; i++)
+            GroupTurns?[]? suspended = locals.Suspended;
+            for (int i = 0; i < locals.SuspendedCount; i++)
             {
                 if (suspended![i] == this)
                 {
@@ -214,45 +209,63 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     public void RunReentered(Action<object?> action, object? state)
     {
         Debug.Assert(IsCurrentOrSuspendedHere, "re-entered only from under one of the group's own items");
-        GroupTurns? outerGroup = t_current;
-        SynchronizationContext? outerContext = SynchronizationContext.Current;
-        t_current = this;
-        if (outerGroup is not null)
-        {
-            Suspend(outerGroup);
-        }
-
-        SynchronizationContext.SetSynchronizationContext(_group.SynchronizationContext);
+        PoolThreadLocals locals = PoolThreadLocals.Current!; // it holds the suspended item
+        Outer outer = Enter(locals);
         try
         {
             action(state);
         }
         finally
         {
-            if (outerGroup is not null)
-            {
-                Resume();
-            }
-
-            t_current = outerGroup;
-            SynchronizationContext.SetSynchronizationContext(outerContext);
+            Exit(locals, outer);
         }
+    }
+
+    // What Enter replaced on the thread, for Exit to put back: the group whose item the thread ran, now suspended, and
+    // the thread's SynchronizationContext.
+    private readonly record struct Outer(GroupTurns? Group, SynchronizationContext? Context);
+
+    // Makes this the group whose item the current thread runs, under the group's SynchronizationContext; the group whose
+    // item it ran, if any, stays suspended on it until Exit. Nothing between the two may throw before the try that
+    // ends with Exit.
+    private Outer Enter(PoolThreadLocals locals)
+    {
+        var outer = new Outer(locals.CurrentGroup, ThreadContexts.SynchronizationContextOf(locals.Thread));
+        locals.CurrentGroup = this;
+        if (outer.Group is not null)
+        {
+            Suspend(locals, outer.Group);
+        }
+
+        ThreadContexts.SetSynchronizationContext(locals.Thread, _group.SynchronizationContext);
+        return outer;
+    }
+
+    private static void Exit(PoolThreadLocals locals, in Outer outer)
+    {
+        if (outer.Group is not null)
+        {
+            Resume(locals);
+        }
+
+        locals.CurrentGroup = outer.Group;
+        ThreadContexts.SetSynchronizationContext(locals.Thread, outer.Context);
     }
 
     // The groups whose items this thread left suspended, innermost last: pushed by Leave and by a turn run inside another
     // group's item (Execute), popped as they return. Touched only on those nested paths.
-    private static void Suspend(GroupTurns group)
+    private static void Suspend(PoolThreadLocals locals, GroupTurns group)
     {
-        GroupTurns?[] suspended = t_suspended ??= new GroupTurns?[4];
-        if (t_suspendedCount == suspended.Length)
+        GroupTurns?[] suspended = locals.Suspended ??= new GroupTurns?[4];
+        if (locals.SuspendedCount == suspended.Length)
         {
-            Array.Resize(ref t_suspended, suspended.Length * 2);
+            Array.Resize(ref locals.Suspended, suspended.Length * 2);
         }
 
-        t_suspended![t_suspendedCount++] = group;
+        locals.Suspended![locals.SuspendedCount++] = group;
     }
 
-    private static void Resume() => t_suspended![--t_suspendedCount] = null;
+    private static void Resume(PoolThreadLocals locals) => locals.Suspended![--locals.SuspendedCount] = null;
 
     /// <summary>The number of items queued and not yet started.</summary>
     public int QueuedCount => Volatile.Read(ref _queue)?.Count ?? 0;
@@ -448,36 +461,25 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     /// <summary>One turn: runs the group's items on this thread until the queue is empty or the quantum is spent.</summary>
     public void Execute()
     {
-        GroupTurns? outerGroup = t_current;
-        SynchronizationContext? outerContext = SynchronizationContext.Current;
-        SynchronizationContext groupContext = _group.SynchronizationContext;
-        t_current = this;
-        SynchronizationContext.SetSynchronizationContext(groupContext);
+        // Everything the turn needs of its thread comes from one thread-local read (PoolThreadLocals).
+        PoolThreadLocals locals = PoolThreadLocals.GetOrCreate();
+        WorkerState? worker = locals.StateOn(_pool); // where the pool counts this turn's items; null off its workers
+
         // The slow-item watch names each item with the group, and the outer item again after (a turn run inside an item,
         // by a Dispose on a worker).
-        WorkerState? named = _pool.SlowItems is null ? null : _pool.OwnWorkerState;
+        WorkerState? named = _pool.SlowItems is null ? null : worker;
         var outerItem = named?.EnterNested(this, null) ?? default;
         named?.SetRunningGroup(_group);
-        if (outerGroup is not null)
-        {
-            Suspend(outerGroup); // a turn run inside another group's item; popped in the finally, nothing between throws
-        }
-
+        Outer outer = Enter(locals); // a turn run inside another group's item suspends that one until Exit
         try
         {
-            RunTurn(new ThreadContexts(groupContext));
+            RunTurn(locals, worker);
         }
         finally
         {
             named?.RestoreRunning(outerItem);
-            if (outerGroup is not null)
-            {
-                Resume();
-            }
-
-            t_current = outerGroup;
-            SynchronizationContext.SetSynchronizationContext(outerContext);
-            ItemAccounting.MarkNotAUserItem(); // the turn counted the items it ran
+            Exit(locals, outer);
+            ItemAccounting.MarkNotAUserItem(locals); // the turn counted the items it ran
         }
     }
 
@@ -507,8 +509,9 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     // Items run are added to _ran once a quantum rather than once an item, and before the turn yields or ends, so the
     // count trails by at most one quantum: with an interlocked add, or as a serial group's turn ends with a plain store
     // (EndTurn).
-    private void RunTurn(in ThreadContexts contexts)
+    private void RunTurn(PoolThreadLocals locals, WorkerState? worker)
     {
+        var contexts = new ThreadContexts(locals.Thread, _group.SynchronizationContext);
         WorkItemRunner runner = _pool.Runner;
         WorkItemDurations durations = _pool.Durations;
         bool naming = _pool.SlowItems is not null; // the slow-item watch reads what each worker runs
@@ -516,13 +519,12 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         // A hint from the group's previous turn (TurnQuantum.IsShort): read and written by the turns only, a plain field;
         // two turns of a wider group may race on it, and either value is safe.
         var quantum = new TurnQuantum(_maxItemsPerTurn, _maxTurnTicks, _shortItems);
-        WorkerState? worker = _pool.OwnWorkerState; // where the pool counts this turn's items
         naming &= worker is not null;
 
         // A blocking scope one of the group's items leaves open ends with that item, not with the turn (a pool item): on
         // whichever pool's worker runs the turn (a turn a late producer runs itself may run on another pool's worker,
-        // whose scope an item may open; read only off this pool's workers, where the thread-local read is not on the path).
-        WorkerBlockingState? blocking = worker is not null ? worker.Blocking : CurrentWorker.Blocking;
+        // whose scope an item may open).
+        WorkerBlockingState? blocking = worker is not null ? worker.Blocking : locals.Blocking;
 
         // Whether a listener has the run-time histogram on, read once a turn (a listener that starts mid-turn samples from
         // the next one): a serial queue's items cost a turn each, and every read on that path shows.
@@ -542,7 +544,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
             if (IsSweeping || !TryTake(out QueuedWorkItem item))
             {
                 KeepShortItems(quantum);
-                bool again = EndTurn(counted);
+                bool again = EndTurn(counted, locals);
                 counted = 0;
                 if (!again)
                 {
@@ -611,7 +613,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
 
     // Adds the `ran` items the turn ran since its last count and gives the turn back; true if this thread took it again
     // because an item is waiting (the turn then runs on).
-    private bool EndTurn(long ran)
+    private bool EndTurn(long ran, PoolThreadLocals locals)
     {
         // The items the turn ran are added first. A serial group's turn is the only writer of _ran while it holds the
         // group's one turn (the next turn is taken after the decrement below, and sees this write through the turn's
@@ -655,7 +657,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         // empty queue and makes every later enqueue into it fail.
         if (Volatile.Read(ref _queue) is not null)
         {
-            if (_pool.OwnQueueDrops is { } drops)
+            if (locals.Pool == _pool && locals.QueueDrops is { } drops)
             {
                 drops.Add(this);
             }

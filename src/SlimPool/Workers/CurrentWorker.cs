@@ -5,26 +5,11 @@ namespace SlimPool.Workers;
 /// <summary>What the current thread is, if it is a worker: its pool, its blocking scopes and its slot. Set by the worker loop.</summary>
 internal static class CurrentWorker
 {
-    [ThreadStatic]
-    private static SlimThreadPool? t_pool;
-
-    [ThreadStatic]
-    private static WorkerBlockingState? t_blocking;
-
-    [ThreadStatic]
-    private static WorkerState? t_state;
-
-    [ThreadStatic]
-    private static ExecutionContext? t_cleanContext;
-
-    [ThreadStatic]
-    private static DeferredQueueDrops? t_queueDrops;
-
     /// <summary>The pool whose worker the current thread is, or null.</summary>
-    public static SlimThreadPool? Pool => t_pool;
+    public static SlimThreadPool? Pool => PoolThreadLocals.Current?.Pool;
 
     /// <summary>The current worker's blocking scopes, or null off every pool.</summary>
-    public static WorkerBlockingState? Blocking => t_blocking;
+    public static WorkerBlockingState? Blocking => PoolThreadLocals.Current?.Blocking;
 
     /// <summary>
     /// The ExecutionContext the current worker runs items in when they flowed none (captured after its start hook), or
@@ -32,29 +17,32 @@ internal static class CurrentWorker
     /// </summary>
     public static ExecutionContext? CleanContext
     {
-        get => t_cleanContext;
-        set => t_cleanContext = value;
+        get => PoolThreadLocals.Current?.CleanContext;
+        set => PoolThreadLocals.GetOrCreate().CleanContext = value;
     }
 
     /// <summary>The current worker's slot state (its completed count), or null off every pool.</summary>
-    public static WorkerState? State => t_state;
+    public static WorkerState? State => PoolThreadLocals.Current?.State;
 
     /// <summary>The current worker's slot state if the current thread is one of <paramref name="pool"/>'s workers, else null.</summary>
-    public static WorkerState? StateOn(SlimThreadPool pool) => t_pool == pool ? t_state : null;
+    public static WorkerState? StateOn(SlimThreadPool pool) => PoolThreadLocals.Current?.StateOn(pool);
 
     /// <summary>The group queues the current worker drops once it parks, or null off every pool.</summary>
-    public static DeferredQueueDrops? QueueDrops => t_queueDrops;
+    public static DeferredQueueDrops? QueueDrops => PoolThreadLocals.Current?.QueueDrops;
 
-    public static void Enter(SlimThreadPool pool, WorkerBlockingState blocking, WorkerState state, DeferredQueueDrops queueDrops)
+    /// <returns>The thread's locals, which the worker's loop keeps to read them without a thread-local lookup.</returns>
+    public static PoolThreadLocals Enter(SlimThreadPool pool, WorkerBlockingState blocking, WorkerState state, DeferredQueueDrops queueDrops)
     {
-        t_pool = pool;
-        t_blocking = blocking;
-        t_state = state;
-        t_queueDrops = queueDrops;
+        PoolThreadLocals locals = PoolThreadLocals.GetOrCreate();
+        locals.Pool = pool;
+        locals.Blocking = blocking;
+        locals.State = state;
+        locals.QueueDrops = queueDrops;
+        return locals;
     }
 
     /// <summary>The current worker has parked a while without work, or exits: it drops the group queues it kept.</summary>
-    public static void DropKeptQueues() => t_queueDrops?.DropAll();
+    public static void DropKeptQueues() => PoolThreadLocals.Current?.QueueDrops?.DropAll();
 
     /// <summary>
     /// The current worker is parking: how many milliseconds of parking it still keeps its groups' queues for before it
@@ -63,7 +51,7 @@ internal static class CurrentWorker
     /// </summary>
     public static int QueueKeepMillisecondsAtPark(ref int millisecondsTimeout)
     {
-        if (t_queueDrops is not { IsEmpty: false } drops)
+        if (PoolThreadLocals.Current?.QueueDrops is not { IsEmpty: false } drops)
         {
             return -1;
         }
@@ -80,10 +68,13 @@ internal static class CurrentWorker
 
     public static void Leave()
     {
-        t_pool = null;
-        t_blocking = null;
-        t_state = null;
-        t_cleanContext = null;
-        t_queueDrops = null;
+        if (PoolThreadLocals.Current is { } locals)
+        {
+            locals.Pool = null;
+            locals.Blocking = null;
+            locals.State = null;
+            locals.CleanContext = null;
+            locals.QueueDrops = null;
+        }
     }
 }

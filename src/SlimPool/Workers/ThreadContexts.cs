@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 
 namespace SlimPool.Workers;
@@ -31,8 +32,15 @@ internal readonly struct ThreadContexts
     /// fields are readable) and <paramref name="synchronizationContext"/> are what each item must leave behind.
     /// </summary>
     public ThreadContexts(SynchronizationContext? synchronizationContext)
+        : this(Thread.CurrentThread, synchronizationContext)
     {
-        _thread = Thread.CurrentThread;
+    }
+
+    /// <summary>As <see cref="ThreadContexts(SynchronizationContext?)"/>, given the current thread.</summary>
+    public ThreadContexts(Thread currentThread, SynchronizationContext? synchronizationContext)
+    {
+        Debug.Assert(currentThread == Thread.CurrentThread, "made on the thread whose contexts it restores");
+        _thread = currentThread;
         if (Readable)
         {
             // The field itself: a context whose flow is suppressed is restored as it is, which Capture, returning null
@@ -73,6 +81,33 @@ internal readonly struct ThreadContexts
 
     private SynchronizationContext? CurrentSynchronizationContext() =>
         Readable ? SynchronizationContextField(_thread) : System.Threading.SynchronizationContext.Current;
+
+    /// <summary>
+    /// <paramref name="currentThread"/>'s SynchronizationContext, as <see cref="SynchronizationContext.Current"/> gives it
+    /// (which finds the current thread with a thread-local read).
+    /// </summary>
+    public static SynchronizationContext? SynchronizationContextOf(Thread currentThread)
+    {
+        Debug.Assert(currentThread == Thread.CurrentThread, "a thread's own contexts only");
+        return Readable ? SynchronizationContextField(currentThread) : System.Threading.SynchronizationContext.Current;
+    }
+
+    /// <summary>
+    /// Sets <paramref name="currentThread"/>'s SynchronizationContext, as
+    /// <see cref="SynchronizationContext.SetSynchronizationContext"/> does (a store to the same field).
+    /// </summary>
+    public static void SetSynchronizationContext(Thread currentThread, SynchronizationContext? synchronizationContext)
+    {
+        Debug.Assert(currentThread == Thread.CurrentThread, "a thread's own contexts only");
+        if (Readable)
+        {
+            SynchronizationContextField(currentThread) = synchronizationContext;
+        }
+        else
+        {
+            System.Threading.SynchronizationContext.SetSynchronizationContext(synchronizationContext);
+        }
+    }
 
     private static bool CanReadThreadFields()
     {

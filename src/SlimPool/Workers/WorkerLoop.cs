@@ -89,7 +89,7 @@ internal sealed class WorkerLoop
         string threadName = thread.Name!;
         var blocking = new WorkerBlockingState(_workers);
         state.Blocking = blocking;
-        CurrentWorker.Enter(_pool, blocking, state, new Groups.DeferredQueueDrops());
+        PoolThreadLocals locals = CurrentWorker.Enter(_pool, blocking, state, new Groups.DeferredQueueDrops());
         if (SlimPoolEventSource.Log.IsEnabled())
         {
             SlimPoolEventSource.Log.WorkerStarted(_pool.Name, index, spare: index >= _workers.WorkerCount);
@@ -104,7 +104,7 @@ internal sealed class WorkerLoop
         // Code running on the pool that awaits resumes on the pool (see SlimSynchronizationContext), unless the
         // options ask for the built-in pool's null context.
         SynchronizationContext.SetSynchronizationContext(_synchronizationContext);
-        var contexts = new ThreadContexts(_synchronizationContext); // what each item leaves behind: the hook's context, as it left it
+        var contexts = new ThreadContexts(thread, _synchronizationContext); // what each item leaves behind: the hook's context, as it left it
         int idleTimeout = index >= _workers.WorkerCount ? _spareIdleTimeoutMs : Timeout.Infinite;
         long idleSince = Environment.TickCount64; // a spare's: when it last took an item; it retires idleTimeout after
 
@@ -149,7 +149,7 @@ internal sealed class WorkerLoop
                     long sampledAt = _durations.StartSample();
                     _runner.Execute(item, contexts);
                     RestoreAfterItem(thread, threadName, blocking);
-                    if (ItemAccounting.TakeIsUserItem())
+                    if (ItemAccounting.TakeIsUserItem(locals))
                     {
                         state.OnItemCompleted(); // progress for the starvation guard and the metrics
                         if (sampledAt != 0)
