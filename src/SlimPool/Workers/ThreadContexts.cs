@@ -24,6 +24,8 @@ internal readonly struct ThreadContexts
     /// <summary>Whether the runtime's <see cref="Thread"/> has the fields read here (checked once).</summary>
     internal static readonly bool Readable = CanReadThreadFields();
 
+    private static ExecutionContext? s_defaultContext; // see DefaultContext; a benign race stores the same object
+
     private readonly Thread _thread;
     private readonly ExecutionContext? _executionContextField;
 
@@ -46,7 +48,7 @@ internal readonly struct ThreadContexts
             // The field itself: a context whose flow is suppressed is restored as it is, which Capture, returning null
             // for it, cannot give (it gives the default context for a null field).
             _executionContextField = ExecutionContextField(_thread);
-            ExecutionContext = _executionContextField ?? System.Threading.ExecutionContext.Capture();
+            ExecutionContext = _executionContextField ?? DefaultContext();
         }
         else
         {
@@ -106,6 +108,19 @@ internal readonly struct ThreadContexts
         else
         {
             System.Threading.SynchronizationContext.SetSynchronizationContext(synchronizationContext);
+        }
+    }
+
+    // The runtime's default context, which a thread whose field is null runs in: Capture gives it for a null field. Kept
+    // after the first such read, so that a thread that makes one of these per turn does not look itself up each time.
+    private static ExecutionContext DefaultContext()
+    {
+        return s_defaultContext ?? Capture();
+
+        static ExecutionContext Capture()
+        {
+            Debug.Assert(ExecutionContextField(Thread.CurrentThread) is null, "called only where the thread's field is null");
+            return s_defaultContext = System.Threading.ExecutionContext.Capture()!;
         }
     }
 
