@@ -19,6 +19,54 @@ public sealed class ThreadContextsTests
     }
 
     [Fact]
+    public void SetSynchronizationContext_OnTheCurrentThread_IsWhatSynchronizationContextCurrentReads()
+    {
+        var ownContext = new SynchronizationContext();
+        SynchronizationContext? seenSet = null, readBack = null, seenCleared = ownContext;
+        var thread = new Thread(() =>
+        {
+            Thread current = Thread.CurrentThread;
+            ThreadContexts.SetSynchronizationContext(current, ownContext);
+            seenSet = SynchronizationContext.Current;
+            readBack = ThreadContexts.SynchronizationContextOf(current);
+            ThreadContexts.SetSynchronizationContext(current, null);
+            seenCleared = SynchronizationContext.Current;
+        });
+        thread.Start();
+        Assert.True(thread.Join(Bounded.Timeout));
+
+        Assert.Same(ownContext, seenSet);
+        Assert.Same(ownContext, readBack);
+        Assert.Null(seenCleared);
+    }
+
+    [Fact]
+    public void RestoreAfterItem_ThreadInTheDefaultContext_ItemsAsyncLocalIsGoneAfter()
+    {
+        // A thread that never set an AsyncLocal runs in the runtime's default context (a null field): the context
+        // restored after an item is that default, kept once for every such thread.
+        var local = new AsyncLocal<string?>();
+        string? seenAfter = "unset", seenOnSecondThread = "unset";
+        void RunOne(Action<string?> record)
+        {
+            var contexts = new ThreadContexts(Thread.CurrentThread, synchronizationContext: null);
+            var runner = new WorkItemRunner(unhandledException: null);
+            runner.Execute(new QueuedWorkItem((Action)(() => local.Value = "leaked?"), null, null), contexts);
+            record(local.Value);
+        }
+
+        var first = new Thread(() => RunOne(v => seenAfter = v));
+        first.Start();
+        Assert.True(first.Join(Bounded.Timeout));
+        var second = new Thread(() => RunOne(v => seenOnSecondThread = v));
+        second.Start();
+        Assert.True(second.Join(Bounded.Timeout));
+
+        Assert.Null(seenAfter);
+        Assert.Null(seenOnSecondThread);
+    }
+
+    [Fact]
     public void RestoreAfterItem_ItemSetAsyncLocalSuppressedFlowAndSyncContext_AllPutBack()
     {
         var local = new AsyncLocal<string?>();
