@@ -148,7 +148,7 @@ public sealed partial class SlimThreadPool
     // and named as itself by the slow-item watch, the outer item again after.
     private void RunInline(object callback, object? state)
     {
-        ExecutionContext? context = CaptureContextToFlow() ?? CurrentWorker.CleanContext;
+        ExecutionContext context = CaptureContextToFlow() ?? CurrentWorker.CleanContextOf(_workerSet) ?? ThreadContexts.Clean;
         WorkerState? worker = OwnWorkerState;
         bool naming = _slowItems is not null && worker is not null;
         var outer = naming ? worker!.EnterNested(callback, state) : default;

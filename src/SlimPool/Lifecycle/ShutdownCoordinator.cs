@@ -31,15 +31,6 @@ internal sealed class ShutdownCoordinator
     private readonly SynchronizationContext _workersContext; // what the pool's workers run their items under
     private readonly Action<List<AbandonedWorkItem>> _handBackGroups;
     private readonly Func<PriorityLanes?> _lanes;
-    // The context of a thread that nothing flowed into: no AsyncLocal values (Thread.UnsafeStart flows none).
-    private static readonly Lazy<ExecutionContext> s_cleanContext = new(static () =>
-    {
-        ExecutionContext? clean = null;
-        var thread = new Thread(() => clean = ExecutionContext.Capture()) { IsBackground = true, Name = "SlimPool clean context" };
-        thread.UnsafeStart();
-        thread.Join();
-        return clean!;
-    });
 
     [ThreadStatic]
     private static ShutdownCoordinator? t_runningLeftovers; // the coordinator whose leftover item this thread runs now
@@ -465,7 +456,7 @@ internal sealed class ShutdownCoordinator
         t_runningLeftovers = this;
         try
         {
-            _runner.ExecuteNested(item, item.Context ?? CurrentWorker.CleanContext ?? s_cleanContext.Value, _workersContext);
+            _runner.ExecuteNested(item, item.Context ?? CurrentWorker.CleanContextOf(_workers) ?? ThreadContexts.Clean, _workersContext);
         }
         finally
         {

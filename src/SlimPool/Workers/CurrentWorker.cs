@@ -12,14 +12,13 @@ internal static class CurrentWorker
     public static WorkerBlockingState? Blocking => PoolThreadLocals.Current?.Blocking;
 
     /// <summary>
-    /// The ExecutionContext the current worker runs items in when they flowed none (captured after its start hook), or
-    /// null off every pool.
+    /// The ExecutionContext the items of the pool whose workers <paramref name="workers"/> are start in when they flowed
+    /// none, when the current thread is one of them: the thread's own after the start hook (a flow it left suppressed
+    /// included); else null, and an item of that pool run here starts in <see cref="ThreadContexts.Clean"/> (another
+    /// pool's hook set this thread's).
     /// </summary>
-    public static ExecutionContext? CleanContext
-    {
-        get => PoolThreadLocals.Current?.CleanContext;
-        set => PoolThreadLocals.GetOrCreate().CleanContext = value;
-    }
+    public static ExecutionContext? CleanContextOf(WorkerSet workers) =>
+        PoolThreadLocals.Current is { } locals && locals.Workers == workers ? locals.CleanContext : null;
 
     /// <summary>The current worker's slot state (its completed count), or null off every pool.</summary>
     public static WorkerState? State => PoolThreadLocals.Current?.State;
@@ -31,10 +30,11 @@ internal static class CurrentWorker
     public static DeferredQueueDrops? QueueDrops => PoolThreadLocals.Current?.QueueDrops;
 
     /// <returns>The thread's locals, which the worker's loop keeps to read them without a thread-local lookup.</returns>
-    public static PoolThreadLocals Enter(SlimThreadPool pool, WorkerBlockingState blocking, WorkerState state, DeferredQueueDrops queueDrops)
+    public static PoolThreadLocals Enter(SlimThreadPool pool, WorkerSet workers, WorkerBlockingState blocking, WorkerState state, DeferredQueueDrops queueDrops)
     {
         PoolThreadLocals locals = PoolThreadLocals.GetOrCreate();
         locals.Pool = pool;
+        locals.Workers = workers;
         locals.Blocking = blocking;
         locals.State = state;
         locals.QueueDrops = queueDrops;
@@ -71,6 +71,7 @@ internal static class CurrentWorker
         if (PoolThreadLocals.Current is { } locals)
         {
             locals.Pool = null;
+            locals.Workers = null;
             locals.Blocking = null;
             locals.State = null;
             locals.CleanContext = null;

@@ -35,6 +35,9 @@ internal sealed class PoolThreadLocals
     /// <summary>The pool whose worker this thread is, or null.</summary>
     public SlimThreadPool? Pool;
 
+    /// <summary>That pool's workers, or null.</summary>
+    public WorkerSet? Workers;
+
     /// <summary>The worker's blocking scopes, or null.</summary>
     public WorkerBlockingState? Blocking;
 

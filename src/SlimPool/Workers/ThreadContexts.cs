@@ -26,6 +26,23 @@ internal readonly struct ThreadContexts
 
     private static ExecutionContext? s_defaultContext; // see DefaultContext; a benign race stores the same object
 
+    // The context of a thread that nothing flowed into: no AsyncLocal values, flow not suppressed (Thread.UnsafeStart
+    // flows none), captured on a thread of its own, once.
+    private static readonly Lazy<ExecutionContext> s_clean = new(static () =>
+    {
+        ExecutionContext? clean = null;
+        var thread = new Thread(() => clean = System.Threading.ExecutionContext.Capture()) { IsBackground = true, Name = "SlimPool clean context" };
+        thread.UnsafeStart();
+        thread.Join();
+        return clean!;
+    });
+
+    /// <summary>
+    /// A clean ExecutionContext, no AsyncLocal values and the flow not suppressed: where an item that flowed none starts
+    /// when it runs off its own pool's workers (<see cref="CurrentWorker.CleanContextOf"/>).
+    /// </summary>
+    public static ExecutionContext Clean => s_clean.Value;
+
     private readonly Thread _thread;
     private readonly ExecutionContext? _executionContextField;
 

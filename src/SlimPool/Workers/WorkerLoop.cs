@@ -89,7 +89,7 @@ internal sealed class WorkerLoop
         string threadName = thread.Name!;
         var blocking = new WorkerBlockingState(_workers);
         state.Blocking = blocking;
-        PoolThreadLocals locals = CurrentWorker.Enter(_pool, blocking, state, new Groups.DeferredQueueDrops());
+        PoolThreadLocals locals = CurrentWorker.Enter(_pool, _workers, blocking, state, new Groups.DeferredQueueDrops());
         if (SlimPoolEventSource.Log.IsEnabled())
         {
             SlimPoolEventSource.Log.WorkerStarted(_pool.Name, index, spare: index >= _workers.WorkerCount);
@@ -97,14 +97,14 @@ internal sealed class WorkerLoop
 
         _runner.InvokeThreadHook(_onThreadStart, index);
 
-        // Captured after the start hook, so what the hook set (a culture, an AsyncLocal) is every item's baseline.
-        ExecutionContext? cleanContext = ExecutionContext.Capture();
-        CurrentWorker.CleanContext = cleanContext;
-
         // Code running on the pool that awaits resumes on the pool (see SlimSynchronizationContext), unless the
         // options ask for the built-in pool's null context.
         SynchronizationContext.SetSynchronizationContext(_synchronizationContext);
-        var contexts = new ThreadContexts(thread, _synchronizationContext); // what each item leaves behind: the hook's context, as it left it
+
+        // Taken after the start hook, so what the hook set (a culture, an AsyncLocal, a suppressed flow) is every item's
+        // baseline: what each item leaves behind, and where an item run nested on this thread starts (CleanContextOn).
+        var contexts = new ThreadContexts(thread, _synchronizationContext);
+        locals.CleanContext = contexts.ExecutionContext;
         int idleTimeout = index >= _workers.WorkerCount ? _spareIdleTimeoutMs : Timeout.Infinite;
         long idleSince = Environment.TickCount64; // a spare's: when it last took an item; it retires idleTimeout after
 
