@@ -14,6 +14,19 @@ internal sealed class GatedQueue : IWorkQueue
 
     public ManualResetEventSlim Held { get; } = new();
 
+    /// <summary>A pool of one worker on this queue, without a starvation guard (no spare runs what the test holds).</summary>
+    public SlimThreadPool CreatePool(Action<SlimThreadPoolOptions>? configure = null)
+    {
+        var options = new SlimThreadPoolOptions
+        {
+            WorkerCount = 1,
+            QueueFactory = () => this,
+            StarvationTimeout = Timeout.InfiniteTimeSpan,
+        };
+        configure?.Invoke(options);
+        return new SlimThreadPool(options);
+    }
+
     public bool IsEmpty => _inner.IsEmpty;
 
     public int Count => _inner.Count;

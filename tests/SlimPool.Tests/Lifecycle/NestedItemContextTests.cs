@@ -9,13 +9,6 @@ namespace SlimPool.Tests.Lifecycle;
 /// </summary>
 public sealed class NestedItemContextTests
 {
-    private static SlimThreadPool GatedPool(GatedQueue queue) => new(new SlimThreadPoolOptions
-    {
-        WorkerCount = 1,
-        QueueFactory = () => queue,
-        StarvationTimeout = Timeout.InfiniteTimeSpan,
-    });
-
     // A start hook that leaves the flow suppressed makes the worker's baseline a suppressed context: the item run inline
     // starts there, as the worker's next item would, without the outer item's AsyncLocal.
     [Fact]
@@ -57,7 +50,7 @@ public sealed class NestedItemContextTests
     {
         var hookLocal = new AsyncLocal<string?>();
         var queue = new GatedQueue();
-        using SlimThreadPool poolA = GatedPool(queue);
+        using SlimThreadPool poolA = queue.CreatePool();
         using SlimThreadPool poolB = TestPools.Create(1, o => o.OnThreadStart = _ => hookLocal.Value = "B's hook");
         using var done = new ManualResetEventSlim();
         string? seenByA = "not run", seenByB = "not run";
@@ -83,7 +76,7 @@ public sealed class NestedItemContextTests
     {
         var hookLocal = new AsyncLocal<string?>();
         var queue = new GatedQueue();
-        using SlimThreadPool poolA = GatedPool(queue);
+        using SlimThreadPool poolA = queue.CreatePool();
         SlimThreadPoolGroup group = poolA.CreateGroup();
         using SlimThreadPool poolB = TestPools.Create(1, o => o.OnThreadStart = _ => hookLocal.Value = "B's hook");
         using var done = new ManualResetEventSlim();

@@ -25,18 +25,11 @@ public sealed class ShutdownLeftoverReentryTests
         return producer;
     }
 
-    private static SlimThreadPool GatedPool(GatedQueue queue) => new(new SlimThreadPoolOptions
-    {
-        WorkerCount = 1,
-        QueueFactory = () => queue,
-        StarvationTimeout = Timeout.InfiniteTimeSpan,
-    });
-
     [Fact]
     public void SynchronizationContextSend_InALateProducersLeftoverItem_DoesNotDeadlock()
     {
         var queue = new GatedQueue();
-        using var pool = GatedPool(queue);
+        using var pool = queue.CreatePool();
         int sent = 0;
         Thread producer = LateProducer(pool, queue, () => pool.SynchronizationContext.Send(_ => Interlocked.Increment(ref sent), null));
         Assert.True(producer.Join(Short), "the late producer hung: Send inside the leftover item it runs waits for a callback only that thread would run");
@@ -47,7 +40,7 @@ public sealed class ShutdownLeftoverReentryTests
     public void GroupSynchronizationContextSend_InALateProducersLeftoverItem_ThrowsInsteadOfDeadlocking()
     {
         var queue = new GatedQueue();
-        using var pool = GatedPool(queue);
+        using var pool = queue.CreatePool();
         SlimThreadPoolGroup group = pool.CreateGroup();
         int sent = 0;
         Exception? failure = null;
@@ -71,7 +64,7 @@ public sealed class ShutdownLeftoverReentryTests
     public void GroupDispose_InALateProducersLeftoverItem_DoesNotWaitForItemsOnlyThatThreadRuns()
     {
         var queue = new GatedQueue();
-        using var pool = GatedPool(queue);
+        using var pool = queue.CreatePool();
         SlimThreadPoolGroup group = pool.CreateGroup();
         int ran = 0;
         Thread producer = LateProducer(pool, queue, () =>
@@ -234,7 +227,7 @@ public sealed class ShutdownLeftoverReentryTests
         // B's worker runs it itself. An item of the turn opens a blocking scope on B (its thread's pool) and leaves it
         // open; it ends with that item (guarantee 9), so the turn's next item sees B's worker unblocked.
         var queue = new GatedQueue();
-        using var poolA = GatedPool(queue);
+        using var poolA = queue.CreatePool();
         SlimThreadPoolGroup group = poolA.CreateGroup();
         using var poolB = TestPools.Create(workers: 1);
         using var done = new ManualResetEventSlim(false);

@@ -10,23 +10,11 @@ namespace SlimPool.Tests.Lifecycle;
 /// </summary>
 public sealed class ThreadLocalsCompositionTests
 {
-    private static SlimThreadPool GatedPool(GatedQueue queue, Action<SlimThreadPoolOptions>? configure = null)
-    {
-        var options = new SlimThreadPoolOptions
-        {
-            WorkerCount = 1,
-            QueueFactory = () => queue,
-            StarvationTimeout = Timeout.InfiniteTimeSpan,
-        };
-        configure?.Invoke(options);
-        return new SlimThreadPool(options);
-    }
-
     [Fact]
     public void GroupQueue_LateProducerIsAnotherPoolsGroupItem_TurnRunsNestedAndBothGroupsContextsAndCountsComeBack()
     {
         var queue = new GatedQueue();
-        using var poolA = GatedPool(queue);
+        using var poolA = queue.CreatePool();
         SlimThreadPoolGroup ga = poolA.CreateGroup();
         using var poolB = TestPools.Create(workers: 1);
         SlimThreadPoolGroup gb = poolB.CreateGroup();
@@ -77,7 +65,7 @@ public sealed class ThreadLocalsCompositionTests
     public void QueueHigh_LateProducerIsAnotherPoolsWorker_EachPoolCountsItsItemOnce()
     {
         var queue = new GatedQueue();
-        using var poolA = GatedPool(queue);
+        using var poolA = queue.CreatePool();
         using var poolB = TestPools.Create(workers: 1);
         using var done = new ManualResetEventSlim(false);
         bool aRan = false;
