@@ -39,9 +39,13 @@
 #                             items enqueued before they are counted)
 #   ExitBarrier.pml           (src/SlimPool/Workers/) a drain's workers leaving together while an item blocks until
 #                             its posted callback has run: WORKERS, SPARE (one worker, and its blocking scope's spare),
-#                             OUTSIDE (a publish from outside at any moment); broken: BROKEN_EARLY (a worker leaves on an
-#                             empty queue: the code before), BROKEN_NOPULSE (a publish wakes no sleeper),
-#                             BROKEN_NOSPARE (no spare during a shutdown)
+#                             LATEPOST (the callback posted inside the scope), OUTSIDE (a publish from outside at any
+#                             moment), RETIRE (a spare whose idle wait times out during the drain asks to retire),
+#                             GUARD (the starvation guard may start a spare until the workers leave); broken:
+#                             BROKEN_EARLY (a worker leaves on an empty queue: the code before), BROKEN_NOPULSE (a
+#                             publish wakes no sleeper), BROKEN_NOSPARE (no spare during a shutdown),
+#                             BROKEN_NORETIREWAKE (a retiring spare wakes no sleeper), BROKEN_RETIRECLOSED (a closed pool
+#                             lets the scope's spare retire)
 #   SlowItemWatch.pml         (src/SlimPool/Diagnostics/) the slow-item watch parking while every worker is idle and a
 #                             worker that turns busy waking it: WORKERS, CYCLES; broken: BROKEN_RECHECK (the watch parks
 #                             right after announcing), BROKEN_WAKE (a worker turning busy does not read the announcement)
@@ -113,6 +117,9 @@ runs=(
   "$watch||none" "$watch|-DWORKERS=3|none" "$watch|-DBROKEN_RECHECK|some" "$watch|-DBROKEN_WAKE|some"
   "$exits||none" "$exits|-DOUTSIDE|none" "$exits|-DWORKERS=3 -DOUTSIDE|none" "$exits|-DWORKERS=1 -DSPARE -DOUTSIDE|none"
   "$exits|-DBROKEN_EARLY -DOUTSIDE|some" "$exits|-DBROKEN_NOPULSE -DOUTSIDE|some" "$exits|-DWORKERS=1 -DSPARE -DBROKEN_NOSPARE|some"
+  "$exits|-DRETIRE -DOUTSIDE|none" "$exits|-DGUARD -DOUTSIDE|none" "$exits|-DWORKERS=1 -DSPARE -DRETIRE -DLATEPOST -DOUTSIDE|none"
+  "$exits|-DWORKERS=2 -DSPARE -DRETIRE -DLATEPOST -DOUTSIDE|none" "$exits|-DWORKERS=1 -DSPARE -DGUARD -DRETIRE -DLATEPOST -DOUTSIDE|none"
+  "$exits|-DRETIRE -DBROKEN_NORETIREWAKE|some" "$exits|-DWORKERS=1 -DSPARE -DRETIRE -DLATEPOST -DBROKEN_RETIRECLOSED|some"
   "$drained||none" "$drained|-DITEMS=4 -DQUANTUM=3|none" "$drained|-DBROKEN_ORDER|some" "$drained|-DITEMS=4 -DBROKEN_ORDER|some"
   "$drained|-DCONT|none" "$drained|-DCONT -DNO_SWEEP|none" "$drained|-DCONT -DNO_SWEEP -DBROKEN_MARK|some"
 )

@@ -18,10 +18,12 @@ namespace SlimPool.Workers;
 /// spare it started before is live, and leaves with the others), and nothing but a continuation from outside can
 /// arrive, which the shutdown's finish runs after the workers leave. A leaving worker stays counted idle: the count only serves the decision, made once.</para>
 /// <para><b>Waiting.</b> Otherwise the worker waits on the monitor: woken by the count that makes everyone idle, by a
-/// publish during the shutdown (<see cref="OnQueued"/>), by the abandon, or after <see cref="MaxWaitMilliseconds"/>. A
-/// sleeper registers (an interlocked increment under the lock: a full fence) and then looks again under the lock; a
-/// publisher publishes (a full fence) and then reads the registrations, and pulses under the lock, so either the look
-/// sees the item or the pulse comes after the sleeper waits.</para>
+/// publish during the shutdown (<see cref="OnQueued"/>), by a spare that retires (<see cref="OnWorkerRetired"/>: the
+/// live count it drops may be the one the others wait for), by the abandon, or after <see cref="MaxWaitMilliseconds"/>.
+/// A sleeper registers (an interlocked increment under the lock: a full fence) and then looks again under the lock; a
+/// publisher publishes (a full fence), a retiring spare leaves the live count (the same), and each then reads the
+/// registrations and pulses under the lock, so either the look sees the item or the lower count, or the pulse comes
+/// after the sleeper waits. ExitBarrier.pml checks both with no timeout on the wait.</para>
 /// </remarks>
 internal sealed class ExitBarrier(WorkerSet workers, IWorkQueue queue)
 {
@@ -87,7 +89,15 @@ internal sealed class ExitBarrier(WorkerSet workers, IWorkQueue queue)
     }
 
     /// <summary>An item was published during the shutdown (after the publish's full fence): wakes the sleepers.</summary>
-    public void OnQueued()
+    public void OnQueued() => WakeSleepers();
+
+    /// <summary>
+    /// A spare has retired while the pool is closed (<see cref="WorkerSet.TryRetire"/>, after its decrement of the live
+    /// count, a full fence): wakes the sleepers, since every worker still live may now be idle.
+    /// </summary>
+    public void OnWorkerRetired() => WakeSleepers();
+
+    private void WakeSleepers()
     {
         if (Volatile.Read(ref _sleepers) != 0)
         {

@@ -212,6 +212,11 @@ internal sealed class WorkerLoop
                         retired = true;
                         break;
                     }
+
+                    // Refused (a blocked worker still needs it), or an item arrived: it waits a whole idle timeout again
+                    // before it asks next, rather than at once (its wait, measured from idleSince, would be zero: a spin
+                    // for as long as the worker it covers stays blocked).
+                    idleSince = Environment.TickCount64;
                 }
             }
         }

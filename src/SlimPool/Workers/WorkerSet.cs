@@ -268,13 +268,16 @@ internal sealed class WorkerSet
 
     /// <summary>
     /// A spare with nothing to do asks to leave: it may, unless leaving would drop the unblocked workers below
-    /// WorkerCount (a blocked worker still needs it covered). On success the spare is no longer counted live.
+    /// WorkerCount (a blocked worker still needs it covered), which holds during a drain too (the blocked item may still
+    /// queue what it waits for, and the spare may be the only one to run it: ExitBarrier.pml, BROKEN_RETIRECLOSED); only
+    /// an abandon lets every spare go. On success the spare is no longer counted live; refused, it goes round its loop,
+    /// which at a shutdown takes it to the exit barrier.
     /// </summary>
     /// <param name="lastOut">Whether it was the last live worker (the pool is shutting down).</param>
     public bool TryRetire(out bool lastOut)
     {
         int live = Interlocked.Decrement(ref _live); // full fence before reading _blocked (pairs with OnBlocked)
-        if (live - Volatile.Read(ref _blocked) < _workerCount && !IsClosed)
+        if (live - Volatile.Read(ref _blocked) < _workerCount && !_abandoning)
         {
             Interlocked.Increment(ref _live);
             lastOut = false;
@@ -282,6 +285,11 @@ internal sealed class WorkerSet
         }
 
         lastOut = live == 0;
+        if (IsClosed)
+        {
+            _exits.OnWorkerRetired(); // after the decrement, a full fence: see ExitBarrier's remarks
+        }
+
         return true;
     }
 

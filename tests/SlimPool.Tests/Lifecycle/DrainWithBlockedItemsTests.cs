@@ -107,6 +107,60 @@ public sealed class DrainWithBlockedItemsTests(ITestOutputHelper output)
         Assert.Equal(1, Volatile.Read(ref sent));
     }
 
+    // The spare of an item's blocking scope, started before the drain, whose idle wait times out during it: a closed pool
+    // let it retire though the item it covered was still blocked, and a task the item then started on its group's
+    // scheduler and waited for (no scope of its own, so no new spare) had nobody to run it (the guard off, so no other
+    // spare comes; ExitBarrier.pml, BROKEN_RETIRECLOSED). The spare now stays, and runs it.
+    [Theory]
+    [InlineData(IdleWaitKind.SpinThenPark)]
+    [InlineData(IdleWaitKind.AutoResetEvent)]
+    public void GroupTask_StartedInABlockingScopeWhoseSpareTimesOutDuringTheDrain_RunsAndTheDrainCompletes(IdleWaitKind idleWait)
+    {
+        SlimThreadPool pool = new(new SlimThreadPoolOptions
+        {
+            WorkerCount = 1,
+            IdleWait = idleWait,
+            SpareWorkerIdleTimeout = TimeSpan.FromMilliseconds(1),
+            StarvationTimeout = Timeout.InfiniteTimeSpan,
+            Name = $"{nameof(GroupTask_StartedInABlockingScopeWhoseSpareTimesOutDuringTheDrain_RunsAndTheDrainCompletes)}-{idleWait}",
+        });
+        SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = 1 });
+        using var started = new ManualResetEventSlim(false);
+        using var draining = new ManualResetEventSlim(false);
+        using var ran = new ManualResetEventSlim(false);
+        Exception? thrown = null;
+        pool.Queue(() => pool.RunBlocking(() =>
+        {
+            started.Set();
+            draining.Wait(Bounded.Timeout);
+            Thread.Sleep(100); // many of the spare's idle timeouts, all during the drain
+            try
+            {
+                _ = Task.Factory.StartNew(ran.Set, CancellationToken.None, TaskCreationOptions.None, group.TaskScheduler);
+            }
+            catch (Exception exception)
+            {
+                thrown = exception;
+            }
+
+            ran.Wait(Bounded.Timeout);
+        }));
+        Bounded.Wait(started, "the item to enter its scope");
+        Bounded.Until(() => pool.LiveWorkerCount == 2, "the scope's spare to start");
+
+        Task<ShutdownResult> drain = pool.ShutdownAsync(ShutdownMode.Drain);
+        draining.Set();
+        bool completed = Completes(drain, Short);
+        int live = pool.LiveWorkerCount;
+        bool taskRan = ran.IsSet;
+        ran.Set(); // clean-up: the item ends
+        Bounded.Result(drain, "the shutdown after the clean-up");
+
+        Assert.Null(thrown);
+        Assert.True(taskRan, $"the task the blocked item waited for never ran (live workers {live})");
+        Assert.True(completed, $"the drain did not complete in {Short.TotalSeconds} s (live workers {live})");
+    }
+
     // Each blocking scope of one item during a drain started a thread of its own (the last spare had left).
     [Fact]
     public void RepeatedBlockingScopes_DuringDrain_DoNotStartAThreadEach()

@@ -1,3 +1,4 @@
+using SlimPool.Diagnostics;
 using SlimPool.Tests.Infrastructure;
 
 namespace SlimPool.Tests.Reliability;
@@ -89,6 +90,55 @@ public sealed class CompensationTests
 
         Assert.True(ran.Wait(TimeSpan.FromSeconds(10)), "the item queued while the only permanent worker was blocked never ran: its spare retired");
         release.Set();
+    }
+
+    [Theory]
+    [InlineData(IdleWaitKind.SpinThenPark)]
+    [InlineData(IdleWaitKind.AutoResetEvent)]
+    public void SpareWorker_IdleWhileTheWorkerItCoversStaysBlocked_ParksInsteadOfSpinning(IdleWaitKind idleWait)
+    {
+        if (!OperatingSystem.IsLinux())
+        {
+            return; // the per-thread clock reads /proc (ThreadCpuClockTests)
+        }
+
+        Assert.True(ThreadCpuClock.IsSupported);
+
+        // The spare's own clock (its OS thread id, taken by the start hook on its thread): past its idle timeout it asks
+        // to retire, is refused while the worker it covers is blocked, and must then wait again rather than ask at once.
+        int spareThread = 0;
+        using SlimThreadPool pool = TestPools.Create(workers: 1, o =>
+        {
+            o.IdleWait = idleWait;
+            o.SpareWorkerIdleTimeout = TimeSpan.FromMilliseconds(20);
+            o.StarvationTimeout = Timeout.InfiniteTimeSpan;
+            o.OnThreadStart = index =>
+            {
+                if (index >= 1)
+                {
+                    Volatile.Write(ref spareThread, ThreadCpuClock.CurrentThreadId());
+                }
+            };
+        });
+        using var release = new ManualResetEventSlim();
+        using var entered = new ManualResetEventSlim();
+        pool.Queue(() => pool.RunBlocking(() =>
+        {
+            entered.Set();
+            release.Wait(Bounded.Timeout);
+        }));
+        Bounded.Wait(entered, "the item to block");
+        Bounded.Until(() => Volatile.Read(ref spareThread) != 0, "the spare to start");
+
+        Thread.Sleep(100); // several idle timeouts: the spare has asked to retire and been refused
+        Assert.True(ThreadCpuClock.TryRead(spareThread, out ThreadCpuTimes before));
+        Thread.Sleep(600);
+        Assert.True(ThreadCpuClock.TryRead(spareThread, out ThreadCpuTimes after));
+        release.Set();
+
+        // A spare that asks again at once is never blocked: runnable (on a CPU or waiting for one) for the whole window.
+        double runnableMs = (after.RunnableNanoseconds - before.RunnableNanoseconds) / 1e6;
+        Assert.True(runnableMs < 150, $"the spare was runnable {runnableMs:F0} ms of 600 while it had nothing to do");
     }
 
     [Fact]
