@@ -102,7 +102,7 @@ internal sealed class WorkerLoop
         SynchronizationContext.SetSynchronizationContext(_synchronizationContext);
 
         // Taken after the start hook, so what the hook set (a culture, an AsyncLocal, a suppressed flow) is every item's
-        // baseline: what each item leaves behind, and where an item run nested on this thread starts (CleanContextOn).
+        // baseline: what each item leaves behind, and where an item run nested on this thread starts (CurrentWorker.CleanContextOf).
         var contexts = new ThreadContexts(thread, _synchronizationContext);
         locals.CleanContext = contexts.ExecutionContext;
         int idleTimeout = index >= _workers.WorkerCount ? _spareIdleTimeoutMs : Timeout.Infinite;
