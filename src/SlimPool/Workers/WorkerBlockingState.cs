@@ -11,7 +11,9 @@ namespace SlimPool.Workers;
 /// serial. So a scope disposed twice, out of order, on another thread (after an <c>await</c>), or after the item that
 /// opened it ended (<see cref="EndOfItem"/>, <see cref="EndOfNestedItem"/>) changes nothing, even once a later scope
 /// opens at the same depth; and <see cref="EndOfItem"/> closes whatever the item left open: the worker is no longer
-/// blocked once the item that blocked it has returned.
+/// blocked once the item that blocked it has returned. A spare that retired is no longer counted live, so a scope its
+/// exit hook opens is not counted blocked either (<see cref="OnRetired"/>): counted, it left the live workers one short
+/// of covering it, which started a spare that retired and ran the same hook, one thread an idle timeout for ever.
 /// </remarks>
 internal sealed class WorkerBlockingState(WorkerSet workers)
 {
@@ -19,6 +21,8 @@ internal sealed class WorkerBlockingState(WorkerSet workers)
     private long _serial;                   // the last serial given to a scope: serials only grow
     private long[] _serialAt = new long[4]; // [depth]: the serial of the scope open at that depth (1 to _depth)
     private bool _inLoop;                   // between the worker's thread hooks: its scopes are items' (WorkerSet.OnBlocked)
+    private bool _counted;                  // the outermost open scope is counted in WorkerSet's blocked count
+    private bool _retired;                  // the spare has retired: its scopes are counted no more
 
     /// <summary>The worker runs items from now on (after its start hook), or no longer (before its exit hook).</summary>
     public bool InLoop
@@ -28,6 +32,9 @@ internal sealed class WorkerBlockingState(WorkerSet workers)
 
     /// <summary>The last serial given to a scope: read before an item runs inside another (<see cref="EndOfNestedItem"/>).</summary>
     public long Serial => _serial;
+
+    /// <summary>The spare has retired (it has left the live count): what it opens from now on is not counted blocked.</summary>
+    public void OnRetired() => _retired = true;
 
     /// <summary>Opens a scope; returns the (depth, serial) that identifies it.</summary>
     public (int Depth, long Serial) Enter()
@@ -40,8 +47,9 @@ internal sealed class WorkerBlockingState(WorkerSet workers)
 
         long serial = ++_serial;
         _serialAt[depth] = serial;
-        if (depth == 1)
+        if (depth == 1 && !_retired)
         {
+            _counted = true;
             workers.OnBlocked(inItem: _inLoop);
         }
 
@@ -59,7 +67,7 @@ internal sealed class WorkerBlockingState(WorkerSet workers)
         _serialAt[depth] = 0;
         if (--_depth == 0)
         {
-            workers.OnUnblocked();
+            Unblocked();
             if (SlimPoolEventSource.Log.IsEnabled() && CurrentWorker.Pool is { } pool)
             {
                 SlimPoolEventSource.Log.BlockingScopeExit(pool.Name);
@@ -86,7 +94,7 @@ internal sealed class WorkerBlockingState(WorkerSet workers)
             _depth = depth;
             if (depth == 0)
             {
-                workers.OnUnblocked();
+                Unblocked();
             }
         }
     }
@@ -98,6 +106,16 @@ internal sealed class WorkerBlockingState(WorkerSet workers)
         {
             Array.Clear(_serialAt, 1, _depth);
             _depth = 0;
+            Unblocked();
+        }
+    }
+
+    // The outermost scope has ended: the worker leaves the blocked count if that scope entered it.
+    private void Unblocked()
+    {
+        if (_counted)
+        {
+            _counted = false;
             workers.OnUnblocked();
         }
     }

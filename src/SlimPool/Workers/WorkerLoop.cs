@@ -223,6 +223,11 @@ internal sealed class WorkerLoop
         finally
         {
             blocking.InLoop = false; // a scope the exit hook opens is no item's: no spare during a shutdown for it
+            if (retired)
+            {
+                blocking.OnRetired(); // nor, once a spare has left the live count, any spare for it at all
+            }
+
             state.ClearBusy();
             CurrentWorker.DropKeptQueues(); // the group queues it kept go with it
             _runner.InvokeThreadHook(_onThreadExit, index);

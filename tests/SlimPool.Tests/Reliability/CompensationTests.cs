@@ -141,6 +141,46 @@ public sealed class CompensationTests
         Assert.True(runnableMs < 150, $"the spare was runnable {runnableMs:F0} ms of 600 while it had nothing to do");
     }
 
+    // A retiring spare's exit hook that opens a blocking scope: the spare had left the live count, so its scope left the
+    // workers one short of covering it and started a spare, which retired and ran the same hook: a thread an idle timeout
+    // for ever (found by an adversarial review).
+    [Theory]
+    [InlineData(IdleWaitKind.SpinThenPark)]
+    [InlineData(IdleWaitKind.AutoResetEvent)]
+    public void SpareWorker_RetiringWithAnExitHookThatBlocks_StartsNoFurtherSpare(IdleWaitKind idleWait)
+    {
+        int starts = 0;
+        SlimThreadPool? hooked = null;
+        using SlimThreadPool pool = TestPools.Create(workers: 1, o =>
+        {
+            o.IdleWait = idleWait;
+            o.SpareWorkerIdleTimeout = TimeSpan.FromMilliseconds(20);
+            o.OnThreadStart = _ => Interlocked.Increment(ref starts);
+            o.OnThreadExit = _ => Volatile.Read(ref hooked)?.RunBlocking(() => Thread.Sleep(1)); // e.g. flush a log
+        });
+        Volatile.Write(ref hooked, pool);
+        using var entered = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        pool.Queue(() => pool.RunBlocking(() =>
+        {
+            entered.Set();
+            release.Wait(Bounded.Timeout);
+        }));
+        Bounded.Wait(entered, "the item to block");
+        Bounded.Until(() => pool.LiveWorkerCount == 2, "the spare to start");
+        release.Set();
+
+        Bounded.Until(() => pool.LiveWorkerCount == 1, "the spare to retire once nobody is blocked");
+        int startsThen = Volatile.Read(ref starts);
+        Thread.Sleep(300); // 15 idle timeouts
+        int startsAfter = Volatile.Read(ref starts);
+        int live = pool.LiveWorkerCount;
+        Volatile.Write(ref hooked, null); // ends a chain, so that a failure does not outlive the test
+
+        Assert.Equal(startsThen, startsAfter);
+        Assert.Equal(1, live);
+    }
+
     [Fact]
     public void SpareWorker_AfterTheBlockingEnds_StillRetires()
     {
