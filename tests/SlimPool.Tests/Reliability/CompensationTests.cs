@@ -110,7 +110,7 @@ public sealed class CompensationTests
         using SlimThreadPool pool = TestPools.Create(workers: 1, o =>
         {
             o.IdleWait = idleWait;
-            o.SpareWorkerIdleTimeout = TimeSpan.FromMilliseconds(20);
+            o.SpareWorkerIdleTimeout = TimeSpan.FromMilliseconds(50);
             o.StarvationTimeout = Timeout.InfiniteTimeSpan;
             o.OnThreadStart = index =>
             {
@@ -130,15 +130,16 @@ public sealed class CompensationTests
         Bounded.Wait(entered, "the item to block");
         Bounded.Until(() => Volatile.Read(ref spareThread) != 0, "the spare to start");
 
-        Thread.Sleep(100); // several idle timeouts: the spare has asked to retire and been refused
+        Thread.Sleep(200); // several idle timeouts: the spare has asked to retire and been refused
         Assert.True(ThreadCpuClock.TryRead(spareThread, out ThreadCpuTimes before));
         Thread.Sleep(600);
         Assert.True(ThreadCpuClock.TryRead(spareThread, out ThreadCpuTimes after));
         release.Set();
 
-        // A spare that asks again at once is never blocked: runnable (on a CPU or waiting for one) for the whole window.
-        double runnableMs = (after.RunnableNanoseconds - before.RunnableNanoseconds) / 1e6;
-        Assert.True(runnableMs < 150, $"the spare was runnable {runnableMs:F0} ms of 600 while it had nothing to do");
+        // Its time on a CPU, not its wait for one: a spare that asks again at once takes its share of a core however
+        // loaded the machine is (a whole core here before, 594-599 ms), one that waits wakes a dozen times for microseconds.
+        double onCpuMs = (after.OnCpuNanoseconds - before.OnCpuNanoseconds) / 1e6;
+        Assert.True(onCpuMs < 60, $"the spare ran {onCpuMs:F0} ms of 600 on a CPU while it had nothing to do");
     }
 
     // A retiring spare's exit hook that opens a blocking scope: the spare had left the live count, so its scope left the
