@@ -24,10 +24,9 @@ internal readonly struct ThreadContexts
     /// <summary>Whether the runtime's <see cref="Thread"/> has the fields read here (checked once).</summary>
     internal static readonly bool Readable = CanReadThreadFields();
 
-    private static ExecutionContext? s_defaultContext; // see DefaultContext; a benign race stores the same object
-
     // The context of a thread that nothing flowed into: no AsyncLocal values, flow not suppressed (Thread.UnsafeStart
-    // flows none), captured on a thread of its own, once.
+    // flows none), captured on a thread of its own, once. It is the runtime's default context, the one a thread whose
+    // field is null runs in (Capture gives it for a null field).
     private static readonly Lazy<ExecutionContext> s_clean = new(static () =>
     {
         ExecutionContext? clean = null;
@@ -39,7 +38,8 @@ internal readonly struct ThreadContexts
 
     /// <summary>
     /// A clean ExecutionContext, no AsyncLocal values and the flow not suppressed: where an item that flowed none starts
-    /// when it runs off its own pool's workers (<see cref="CurrentWorker.CleanContextOf"/>).
+    /// when it runs off its own pool's workers (<see cref="CurrentWorker.CleanContextOf"/>), and what a thread whose
+    /// field is null is restored to (without looking itself up for it on every turn).
     /// </summary>
     public static ExecutionContext Clean => s_clean.Value;
 
@@ -65,7 +65,7 @@ internal readonly struct ThreadContexts
             // The field itself: a context whose flow is suppressed is restored as it is, which Capture, returning null
             // for it, cannot give (it gives the default context for a null field).
             _executionContextField = ExecutionContextField(_thread);
-            ExecutionContext = _executionContextField ?? DefaultContext();
+            ExecutionContext = _executionContextField ?? Clean;
         }
         else
         {
@@ -125,19 +125,6 @@ internal readonly struct ThreadContexts
         else
         {
             System.Threading.SynchronizationContext.SetSynchronizationContext(synchronizationContext);
-        }
-    }
-
-    // The runtime's default context, which a thread whose field is null runs in: Capture gives it for a null field. Kept
-    // after the first such read, so that a thread that makes one of these per turn does not look itself up each time.
-    private static ExecutionContext DefaultContext()
-    {
-        return s_defaultContext ?? Capture();
-
-        static ExecutionContext Capture()
-        {
-            Debug.Assert(ExecutionContextField(Thread.CurrentThread) is null, "called only where the thread's field is null");
-            return s_defaultContext = System.Threading.ExecutionContext.Capture()!;
         }
     }
 
