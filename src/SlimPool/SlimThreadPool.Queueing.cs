@@ -189,18 +189,21 @@ public sealed partial class SlimThreadPool
             return TryPublishHoldingSlot(callback, state) ? default : ValueTask.FromException(NewDisposedException());
         }
 
-        return WaitThenQueueAsync(gate, callback, state, cancellationToken);
+        // The context is the caller's, captured now: the wait ends on another thread, in another context (the default
+        // one under a suppressed flow), which the item must not take for its own.
+        return WaitThenQueueAsync(gate, callback, state, CaptureContextToFlow(), cancellationToken);
     }
 
-    private async ValueTask WaitThenQueueAsync(CapacityGate gate, object callback, object? state, CancellationToken cancellationToken)
+    private async ValueTask WaitThenQueueAsync(CapacityGate gate, object callback, object? state, ExecutionContext? context, CancellationToken cancellationToken)
     {
         if (!await gate.AcquireAsync(cancellationToken).ConfigureAwait(false))
         {
             ThrowDisposed();
         }
 
-        if (!TryPublishHoldingSlot(callback, state))
+        if (!_publisher.TryPublish(callback, state, context))
         {
+            gate.Release();
             ThrowDisposed();
         }
     }

@@ -323,13 +323,14 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     /// continuations do (a worker must not wait on its own pool, and running it inline would take it out of the group).
     /// </remarks>
     public bool TryAccept(object callback, object? state, bool waitForRoom = false) =>
-        !_pool.IsShutDown && _pool.TryReserveSlot(waitForRoom) && AcceptReserved(callback, state);
+        !_pool.IsShutDown && _pool.TryReserveSlot(waitForRoom) && AcceptReserved(callback, state, _pool.CaptureContextToFlow());
 
     /// <summary>
     /// Accepts an item whose pool slot the caller has reserved (<see cref="TryAccept"/>, or a <c>QueueAsync</c> that
-    /// waited for room): false, the slot given back, once the group is closed.
+    /// waited for room), with the context its caller had (<see cref="SlimThreadPool.CaptureContextToFlow"/>, taken at
+    /// the call: a wait for room ends on another thread): false, the slot given back, once the group is closed.
     /// </summary>
-    public bool AcceptReserved(object callback, object? state)
+    public bool AcceptReserved(object callback, object? state, ExecutionContext? context)
     {
         // Counted before the look at _closed (both full fences): Close either sees the count and waits for the item,
         // or this sees Close and counts the item finished (not run).
@@ -341,7 +342,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
             return false;
         }
 
-        Enqueue(new QueuedWorkItem(callback, state, _pool.CaptureContextToFlow()));
+        Enqueue(new QueuedWorkItem(callback, state, context));
         return true;
     }
 

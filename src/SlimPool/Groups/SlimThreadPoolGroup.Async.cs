@@ -114,12 +114,15 @@ public sealed partial class SlimThreadPoolGroup
         }
 
         // Refused: shut down, or the pool is full; only the second is worth a wait.
-        return _pool.IsShutDown || _turns.IsClosed ? ValueTask.FromException(NewShutDownException()) : WaitThenQueueAsync(callback, state, cancellationToken);
+        // The context is the caller's, captured now (the wait ends on another thread): see the pool's QueueAsync.
+        return _pool.IsShutDown || _turns.IsClosed
+            ? ValueTask.FromException(NewShutDownException())
+            : WaitThenQueueAsync(callback, state, _pool.CaptureContextToFlow(), cancellationToken);
     }
 
-    private async ValueTask WaitThenQueueAsync(object callback, object? state, CancellationToken cancellationToken)
+    private async ValueTask WaitThenQueueAsync(object callback, object? state, ExecutionContext? context, CancellationToken cancellationToken)
     {
-        if (!await _pool.ReserveSlotAsync(cancellationToken).ConfigureAwait(false) || !_turns.AcceptReserved(callback, state))
+        if (!await _pool.ReserveSlotAsync(cancellationToken).ConfigureAwait(false) || !_turns.AcceptReserved(callback, state, context))
         {
             throw NewShutDownException();
         }

@@ -24,7 +24,7 @@ namespace SlimPool.Scheduling;
 /// queue's claim is a compare-and-swap, itself a full fence (<see cref="IFencedEnqueue"/>): an item from outside the
 /// pool pays no second one. The models <c>SpinThenParkIdleWait.pml</c> and <c>StarvationGuard.pml</c> name the steps
 /// here.</para>
-/// <para><b>Accepted.</b> Two methods refuse, and only before they touch the queue: <see cref="TryPublish"/> and
+/// <para><b>Accepted.</b> Three methods refuse, and only before they touch the queue: the two <c>TryPublish</c> and
 /// <see cref="TryPublishBatch"/>, when they read the shutdown flag set. Past that read an item is accepted and goes
 /// through to the end: the drain runs it or an abandon hands it back. <see cref="Publish"/> (a continuation of accepted
 /// work) and <see cref="PublishAccepted"/> (a group's turn, a lane's ticket: they stand for items accepted earlier)
@@ -111,8 +111,28 @@ internal sealed class Publisher : IAcceptedWorkPublisher
             return false;
         }
 
-        ExecutionContext? context = CaptureContextToFlow();
+        PublishWithContext(callback, state, preferLocal, priority, CaptureContextToFlow());
+        return true;
+    }
 
+    /// <summary>
+    /// <see cref="TryPublish(object, object?, bool, WorkItemPriority)"/> for an item whose context was captured
+    /// earlier, by the call that accepted it (<see cref="CaptureContextToFlow"/>): a <c>QueueAsync</c> that waited for
+    /// room publishes from the thread its wait ended on, whose context is not its caller's.
+    /// </summary>
+    public bool TryPublish(object callback, object? state, ExecutionContext? context)
+    {
+        if (_shutdown.IsShutDown)
+        {
+            return false;
+        }
+
+        PublishWithContext(callback, state, preferLocal: true, WorkItemPriority.Normal, context);
+        return true;
+    }
+
+    private void PublishWithContext(object callback, object? state, bool preferLocal, WorkItemPriority priority, ExecutionContext? context)
+    {
         if (priority == WorkItemPriority.Normal)
         {
             Publish(callback, state, preferLocal, context);
@@ -121,8 +141,6 @@ internal sealed class Publisher : IAcceptedWorkPublisher
         {
             PublishToLane(callback, state, priority, context);
         }
-
-        return true;
     }
 
     /// <inheritdoc />
@@ -130,14 +148,7 @@ internal sealed class Publisher : IAcceptedWorkPublisher
     {
         Debug.Assert(callback is IWorkItem, "accepted work is a turn or a ticket: a work item of the pool's own");
         _gate?.ForceAcquire();
-        if (priority == WorkItemPriority.Normal)
-        {
-            Publish(callback, null, preferLocal, context: null);
-        }
-        else
-        {
-            PublishToLane(callback, null, priority, context: null);
-        }
+        PublishWithContext(callback, null, preferLocal, priority, context: null);
     }
 
     /// <summary>
@@ -187,7 +198,7 @@ internal sealed class Publisher : IAcceptedWorkPublisher
 
     /// <summary>
     /// Publishes a batch whose slots the caller holds, in order, unless the pool no longer accepts work: false then, and
-    /// nothing was queued. Accepted at the flag read here, as a single item is at <see cref="TryPublish"/>'s: from there
+    /// nothing was queued. Accepted at the flag read here, as a single item is at <c>TryPublish</c>'s: from there
     /// on every chunk is published, each followed by one wake check (a woken worker wakes the next while items wait),
     /// and a batch that lands after the shutdown began is handed to it whole once the last chunk is out.
     /// </summary>

@@ -22,6 +22,11 @@ internal sealed record ComposeProgram(PoolSpec Pool, GroupSpec[] Groups, ScriptO
         text.AppendLine("// Item(label, ...) is the test's record of an item; Compute spins, Block sleeps, BlockInRunBlocking sleeps inside");
         text.AppendLine("// pool.RunBlocking, Throw throws, Chain queues its next step from inside the pool (a group's chain into the next group, g + 1 of n), AsyncSteps awaits Task.Yield()");
         text.AppendLine("// between steps, SendTo calls Send on a SynchronizationContext with a callback that is an Item of its own. Local is an AsyncLocal<string> each item reads. RunAndTakeBack waits and runs what came back.");
+        if (Pool.ThreadHooks)
+        {
+            text.AppendLine("// hooks: OnStart sets HookLocal (an AsyncLocal<string>) to the pool's name; OnExit sleeps 1 ms inside pool.EnterBlocking().");
+        }
+
         text.AppendLine($"using var pool = new SlimThreadPool({Pool});");
         for (int g = 0; g < Groups.Length; g++)
         {

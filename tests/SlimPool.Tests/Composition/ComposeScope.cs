@@ -19,6 +19,12 @@ internal sealed record ComposeScope(string Name)
 
     public bool[] Flow { get; init; } = [false, true];
 
+    /// <summary>Whether the pool has <c>OnThreadStart</c>/<c>OnThreadExit</c> hooks (<see cref="ThreadHookRecords"/>).</summary>
+    public bool[] ThreadHooks { get; init; } = [false, true];
+
+    /// <summary>Whether spares retire after <see cref="PoolSpec.ShortSpareIdleTimeout"/> rather than the default.</summary>
+    public bool[] ShortSpareIdle { get; init; } = [false, true];
+
     public ItemKind[] Kinds { get; init; } = Enum.GetValues<ItemKind>();
 
     /// <summary>Groups a program may create (0 to this many), each MaxConcurrency 1 to <see cref="MaxConcurrency"/>.</summary>

@@ -86,6 +86,20 @@ internal static class ComposeScopes
         Checks = [Promise.ExactlyOnce, Promise.RefusedNeverRuns, Promise.SerialNoOverlap, Promise.GroupLimit, Promise.NothingAfterShutdown, Promise.OnPoolWorkers],
     };
 
+    /// <summary>
+    /// Items that block (with and without a scope) and send, on pools whose spares retire after 5 ms and whose exit hook
+    /// blocks in a scope of its own, with shutdowns: spares come only for blocking, every thread runs each hook once,
+    /// items see the start hook's context only where they carry none.
+    /// </summary>
+    public static ComposeScope SparesWithThreadHooks { get; } = new("spares that come and go, thread hooks that block")
+    {
+        Kinds = [ItemKind.Compute, ItemKind.Block, ItemKind.BlockHinted, ItemKind.Send, ItemKind.Async],
+        ThreadHooks = [true],
+        ShortSpareIdle = [true],
+        Priorities = false,
+        Checks = [Promise.HooksPairUp, Promise.SparesBounded, Promise.OwnContext, Promise.NothingAfterShutdown, Promise.ExactlyOnce, Promise.OnPoolWorkers],
+    };
+
     /// <summary>Priorities (and groups) with nothing racing a shutdown: the pool's counts equal the ledger's.</summary>
     public static ComposeScope PriorityCounts { get; } = new("priorities and the pool's counts")
     {

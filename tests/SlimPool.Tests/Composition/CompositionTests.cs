@@ -48,6 +48,11 @@ public sealed class CompositionTests(ITestOutputHelper output)
     public void Programs_PriorityItems_CountEachItemOnce() =>
         Sample(ComposeScopes.PriorityCounts, quickSeconds: 3);
 
+    /// <summary>Spares retiring while exit hooks block, shutdowns and the start hook's context (guarantees 9 and 18).</summary>
+    [Fact]
+    public void Programs_SparesRetiringUnderThreadHooksThatBlock_StartThreadsOnlyForBlockingAndPairEveryHook() =>
+        Sample(ComposeScopes.SparesWithThreadHooks, quickSeconds: 3);
+
     // SLIMPOOL_COMPOSE_SECONDS sets every property's time (a long hunt, or a replay of one seed with longer shrinking).
     private void Sample(ComposeScope scope, int quickSeconds) =>
         ComposeProperty.Sample(

@@ -196,7 +196,7 @@ internal sealed class ItemRecord : IWorkItem
     {
         StepRecord step = Steps[index];
         bool byTest = t_byTest;
-        _ = step.Start(_run.Ledger.Next(), _run.Ledger.Elapsed, byTest, ProgramRun.Local.Value);
+        _ = step.Start(_run.Ledger.Next(), _run.Ledger.Elapsed, byTest, ProgramRun.Local.Value, ProgramRun.HookLocal.Value);
         RanInline = SentBy is not null && Environment.CurrentManagedThreadId == SenderThreadId;
 
         if (Group >= 0 && !byTest)

@@ -85,13 +85,20 @@ internal static class PlacementChecks
     /// later steps the head's), without it null; a task (pool.Run, a group's scheduler) carries its producer's context
     /// either way, as every task does; under SuppressFlow null; a continuation what its first step saw. An item that
     /// raced the pool's shutdown and ran off the workers (on its own producer, or the shutdown's thread) may also see
-    /// its own producer's value, never another's.
+    /// its own producer's value, never another's. With thread hooks, the start hook's value too (see
+    /// <see cref="UnexpectedHookLocal"/>).
     /// </summary>
     public static IEnumerable<Violation> ItemSeesItsOwnContext(ProgramRun run)
     {
         var findings = new Findings(Promise.OwnContext);
         foreach ((ItemRecord item, int index, StepRecord step) in run.StepsRun)
         {
+            if (run.Program.Pool.ThreadHooks && UnexpectedHookLocal(run, step) is { } expected)
+            {
+                findings.Add($"{item.StepName(index)}{(item.Group >= 0 ? $" (g{item.Group})" : string.Empty)} saw HookLocal = {Show(step.HookLocal)} " +
+                    $"with Local = {Show(step.Local)} on {ProgramRun.Where(step)}; expected {expected}");
+            }
+
             if (step.Local == item.ExpectedLocal)
             {
                 continue;
@@ -111,6 +118,28 @@ internal static class PlacementChecks
         }
 
         return findings.ToViolations();
+    }
+
+    /// <summary>
+    /// What was wrong with the <see cref="ProgramRun.HookLocal"/> a step saw, in a program with thread hooks, or null. A
+    /// step in a producer's context (it saw its <see cref="ProgramRun.Local"/>) sees none: no producer ran the hook. On
+    /// one of the pool's workers, a step in no producer's context starts from the worker's, which the start hook set to
+    /// the pool's name. Elsewhere such a step (raced by a shutdown, or run by the test) sees none, or the pool's name when
+    /// it carries a context captured on a worker (a chain's next step queued from a step that saw it); never another value.
+    /// </summary>
+    private static string? UnexpectedHookLocal(ProgramRun run, StepRecord step)
+    {
+        if (step.Local is not null)
+        {
+            return step.HookLocal is null ? null : "null (a producer's context)";
+        }
+
+        if (!step.ByTest && run.IsWorker(step.ThreadName))
+        {
+            return step.HookLocal == run.PoolName ? null : $"{Show(run.PoolName)} (no producer's context: the worker's, as its OnThreadStart hook left it)";
+        }
+
+        return step.HookLocal is null || step.HookLocal == run.PoolName ? null : $"null or {Show(run.PoolName)} (off the workers)";
     }
 
     private static string Show(string? value) => value is null ? "null" : $"\"{value}\"";

@@ -13,6 +13,9 @@ internal sealed partial class ProgramRun
     /// <summary>Each producer sets it to its name; items record what they see.</summary>
     public static readonly AsyncLocal<string?> Local = new();
 
+    /// <summary>The pool's <c>OnThreadStart</c> hook sets it to the pool's name, in a program with thread hooks.</summary>
+    public static readonly AsyncLocal<string?> HookLocal = new();
+
     /// <summary>How long a script, a shutdown call or the settling may take before the run counts it as hung (programs take milliseconds).</summary>
     public static readonly TimeSpan HangLimit = TimeSpan.FromSeconds(10);
 
@@ -28,7 +31,9 @@ internal sealed partial class ProgramRun
         Program = program;
         PoolName = $"compose-{Interlocked.Increment(ref s_poolNumber)}";
         Durations = program.Pool.FlightRecorder ? new DurationRecords(PoolName) : null; // before the pool publishes its meter
-        Pool = new SlimThreadPool(program.Pool.ToOptions(PoolName, OnUnhandledException));
+        ThreadHooks = new ThreadHookRecords(Ledger, PoolName);
+        Pool = new SlimThreadPool(program.Pool.ToOptions(PoolName, OnUnhandledException, ThreadHooks));
+        ThreadHooks.Attach(Pool);
         Groups = [.. program.Groups.Select(spec => Pool.CreateGroup(spec.ToOptions()))];
         GroupTrackers = [.. program.Groups.Select((spec, index) => new GroupTracker(index, spec.MaxConcurrency))];
         _groupHarnessRuns = new int[program.Groups.Length];
@@ -47,6 +52,9 @@ internal sealed partial class ProgramRun
     public DurationRecords? Durations { get; }
 
     public SlimThreadPoolGroup[] Groups { get; }
+
+    /// <summary>What the pool's thread hooks saw, in a program that sets them (<see cref="PoolSpec.ThreadHooks"/>).</summary>
+    public ThreadHookRecords ThreadHooks { get; }
 
     public GroupTracker[] GroupTrackers { get; }
 

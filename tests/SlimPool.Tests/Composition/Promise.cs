@@ -20,4 +20,6 @@ internal static class Promise
     public const string Counts = "CountsEqualTheLedger";
     public const string StartBound = "AcceptedItemStartsWithinBound";
     public const string ComputeBoundThreads = "ComputeBoundWorkAddsAtMostOneThread";
+    public const string HooksPairUp = "EachWorkerRunsItsStartAndExitHookOnce";
+    public const string SparesBounded = "SparesComeOnlyForBlockingOrStarvation";
 }

@@ -24,6 +24,8 @@ internal static class PromiseChecks
         violations.AddRange(PlacementChecks.SerialGroupKeepsProducerOrder(run));
         violations.AddRange(PlacementChecks.ItemSeesItsOwnContext(run));
         violations.AddRange(PlacementChecks.ComputeBoundAddsAtMostOneThread(run));
+        violations.AddRange(ThreadChecks.HooksPairUp(run));
+        violations.AddRange(ThreadChecks.SparesComeOnlyForBlocking(run));
         violations.AddRange(CountChecks.CountsEqualTheLedger(run));
         return violations;
     }

@@ -38,6 +38,9 @@ internal sealed class StepRecord
     /// <summary>The <see cref="ProgramRun.Local"/> value the step saw.</summary>
     public string? Local { get; private set; }
 
+    /// <summary>The <see cref="ProgramRun.HookLocal"/> value the step saw.</summary>
+    public string? HookLocal { get; private set; }
+
     /// <summary>For an async step: the ledger's sequence number just before its await (when it posts its continuation).</summary>
     public long AwaitSeq { get; set; }
 
@@ -45,7 +48,7 @@ internal sealed class StepRecord
     public string? SecondThreadName { get; private set; }
 
     /// <summary>Counts a run; true for the first, whose facts are kept.</summary>
-    public bool Start(long seq, TimeSpan time, bool byTest, string? local)
+    public bool Start(long seq, TimeSpan time, bool byTest, string? local, string? hookLocal)
     {
         int runs = byTest ? Interlocked.Increment(ref _testRuns) + PoolRuns : Interlocked.Increment(ref _poolRuns) + TestRuns;
         Thread thread = Thread.CurrentThread;
@@ -62,6 +65,7 @@ internal sealed class StepRecord
         OnThreadPool = thread.IsThreadPoolThread;
         ByTest = byTest;
         Local = local;
+        HookLocal = hookLocal;
         return true;
     }
 }

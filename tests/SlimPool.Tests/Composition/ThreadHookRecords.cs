@@ -1,0 +1,57 @@
+using System.Collections.Concurrent;
+
+namespace SlimPool.Tests.Composition;
+
+/// <summary>
+/// The pool's <c>OnThreadStart</c> and <c>OnThreadExit</c> hooks for a program that sets them, and what they saw. The start
+/// hook sets <see cref="ProgramRun.HookLocal"/> to the pool's name (the baseline every item queued without a context
+/// starts from); the exit hook opens a blocking scope and sleeps in it (the unkind exit hook: a scope that is no item's,
+/// opened by a spare that is leaving or a worker that a shutdown let go). Each thread's starts, exits and their sequence
+/// numbers are kept for <see cref="ThreadChecks"/>.
+/// </summary>
+internal sealed class ThreadHookRecords(ComposeLedger ledger, string poolName)
+{
+    private readonly ConcurrentDictionary<int, ThreadHookRecord> _threads = new();
+    private SlimThreadPool? _pool;
+
+    public IEnumerable<ThreadHookRecord> Threads => _threads.Values;
+
+    /// <summary>Hooks that ran on a thread other than one of the pool's workers, or an exit on a thread that never started.</summary>
+    public ConcurrentQueue<string> Strays { get; } = new();
+
+    /// <summary>The pool the exit hook blocks in; set once the pool's constructor returned (no worker exits before).</summary>
+    public void Attach(SlimThreadPool pool) => Volatile.Write(ref _pool, pool);
+
+    public void OnStart(int index)
+    {
+        Thread thread = Thread.CurrentThread;
+        ThreadHookRecord record = _threads.GetOrAdd(thread.ManagedThreadId, static (_, t) => new ThreadHookRecord(t.Name, t.ManagedThreadId), thread);
+        record.Started(index, ledger.Next(), ledger.Elapsed);
+        if (thread.Name?.StartsWith(poolName + " #", StringComparison.Ordinal) != true)
+        {
+            Strays.Enqueue($"OnThreadStart({index}) ran on '{thread.Name}', not on one of the pool's workers");
+        }
+
+        ProgramRun.HookLocal.Value = poolName;
+    }
+
+    public void OnExit(int index)
+    {
+        Thread thread = Thread.CurrentThread;
+        if (!_threads.TryGetValue(thread.ManagedThreadId, out ThreadHookRecord? record))
+        {
+            Strays.Enqueue($"OnThreadExit({index}) ran on '{thread.Name}', which ran no OnThreadStart");
+            return;
+        }
+
+        if (Volatile.Read(ref _pool) is { } pool)
+        {
+            using (pool.EnterBlocking())
+            {
+                Thread.Sleep(1);
+            }
+        }
+
+        record.Exited(index, ledger.Next());
+    }
+}
