@@ -37,9 +37,9 @@ internal static class ComposeGen
             Gen.OneOf(scope.Flow),
             Gen.Int[0, 3],
             Gen.OneOf(scope.ThreadHooks),
-            Gen.OneOf(scope.ShortSpareIdle),
-            (queue, idleWait, workers, bound, flow, watch, hooks, shortSpares) =>
-                new PoolSpec(queue, idleWait, workers, scope.Bounded && bound >= 3 ? s_bounds[bound - 3] : null, flow, FlightRecorder: watch == 3, hooks, shortSpares));
+            Gen.Select(Gen.OneOf(scope.ShortSpareIdle), Gen.OneOf(scope.ShortStarvation), static (spares, guard) => (spares, guard)),
+            (queue, idleWait, workers, bound, flow, watch, hooks, timeouts) =>
+                new PoolSpec(queue, idleWait, workers, scope.Bounded && bound >= 3 ? s_bounds[bound - 3] : null, flow, FlightRecorder: watch == 3, hooks, timeouts.spares, timeouts.guard));
 
     private static Gen<GroupSpec> Group(ComposeScope scope) =>
         Gen.Select(Gen.Int[1, scope.MaxConcurrency], Gen.OneOf(s_quanta), Gen.OneOf(s_turnMicroseconds), (limit, quantum, micros) => new GroupSpec(limit, quantum, micros));

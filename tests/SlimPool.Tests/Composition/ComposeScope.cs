@@ -25,6 +25,9 @@ internal sealed record ComposeScope(string Name)
     /// <summary>Whether spares retire after <see cref="PoolSpec.ShortSpareIdleTimeout"/> rather than the default.</summary>
     public bool[] ShortSpareIdle { get; init; } = [false, true];
 
+    /// <summary>Whether the starvation guard looks every <see cref="PoolSpec.ShortStarvationTimeout"/> rather than the default.</summary>
+    public bool[] ShortStarvation { get; init; } = [false, true];
+
     public ItemKind[] Kinds { get; init; } = Enum.GetValues<ItemKind>();
 
     /// <summary>Groups a program may create (0 to this many), each MaxConcurrency 1 to <see cref="MaxConcurrency"/>.</summary>

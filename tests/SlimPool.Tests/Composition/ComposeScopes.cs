@@ -96,6 +96,7 @@ internal static class ComposeScopes
         Kinds = [ItemKind.Compute, ItemKind.Block, ItemKind.BlockHinted, ItemKind.Send, ItemKind.Async],
         ThreadHooks = [true],
         ShortSpareIdle = [true],
+        ShortStarvation = [false, true],
         Priorities = false,
         Checks = [Promise.HooksPairUp, Promise.SparesBounded, Promise.OwnContext, Promise.NothingAfterShutdown, Promise.ExactlyOnce, Promise.OnPoolWorkers],
     };

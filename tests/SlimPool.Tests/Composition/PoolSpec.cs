@@ -4,7 +4,8 @@ namespace SlimPool.Tests.Composition;
 /// A generated pool configuration: queue × idle wait × workers × bound × context flow × the flight recorder (the
 /// slow-item watch at its shortest threshold and a listener on the run-time histogram) × thread hooks (a start hook that
 /// sets an <c>AsyncLocal</c>, an exit hook that blocks in a scope: <see cref="ThreadHookRecords"/>) × spares that retire
-/// after <see cref="ShortSpareIdleTimeout"/> instead of the default 5 s (so a program sees them come and go).
+/// after <see cref="ShortSpareIdleTimeout"/> instead of the default 5 s (so a program sees them come and go) × a starvation
+/// guard that looks every <see cref="ShortStarvationTimeout"/> instead of the default 50 ms.
 /// </summary>
 internal sealed record PoolSpec(
     WorkQueueKind Queue,
@@ -14,8 +15,12 @@ internal sealed record PoolSpec(
     bool FlowExecutionContext,
     bool FlightRecorder = false,
     bool ThreadHooks = false,
-    bool ShortSpareIdle = false)
+    bool ShortSpareIdle = false,
+    bool ShortStarvation = false)
 {
+    /// <summary>The starvation guard's timeout in a program with <see cref="ShortStarvation"/>: a guard that adds a spare for a blocked worker within the items' own 1 to 5 ms.</summary>
+    public static readonly TimeSpan ShortStarvationTimeout = TimeSpan.FromMilliseconds(5);
+
     /// <summary>How long a spare waits for work before it retires, in a program with <see cref="ShortSpareIdle"/>.</summary>
     public static readonly TimeSpan ShortSpareIdleTimeout = TimeSpan.FromMilliseconds(5);
 
@@ -24,7 +29,7 @@ internal sealed record PoolSpec(
 
     /// <summary>
     /// The options for a pool of this configuration named <paramref name="name"/>, its hooks <paramref name="hooks"/>'s
-    /// when <see cref="ThreadHooks"/>; the starvation guard keeps its default.
+    /// when <see cref="ThreadHooks"/>.
     /// </summary>
     public SlimThreadPoolOptions ToOptions(string name, Action<Exception> unhandledException, ThreadHookRecords hooks)
     {
@@ -46,6 +51,11 @@ internal sealed record PoolSpec(
             options.SpareWorkerIdleTimeout = ShortSpareIdleTimeout;
         }
 
+        if (ShortStarvation)
+        {
+            options.StarvationTimeout = ShortStarvationTimeout;
+        }
+
         return options;
     }
 
@@ -55,5 +65,6 @@ internal sealed record PoolSpec(
         $"FlowExecutionContext = {(FlowExecutionContext ? "true" : "false")}" +
         (FlightRecorder ? ", SlowItemThreshold = TimeSpan.FromMilliseconds(1)" : string.Empty) +
         (ThreadHooks ? ", OnThreadStart = hooks.OnStart, OnThreadExit = hooks.OnExit /* ThreadHookRecords */" : string.Empty) +
-        (ShortSpareIdle ? ", SpareWorkerIdleTimeout = TimeSpan.FromMilliseconds(5)" : string.Empty) + " }";
+        (ShortSpareIdle ? ", SpareWorkerIdleTimeout = TimeSpan.FromMilliseconds(5)" : string.Empty) +
+        (ShortStarvation ? ", StarvationTimeout = TimeSpan.FromMilliseconds(5)" : string.Empty) + " }";
 }

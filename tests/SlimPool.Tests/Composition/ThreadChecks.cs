@@ -56,7 +56,7 @@ internal static class ThreadChecks
     /// <summary>
     /// The pool adds threads only to cover blocking or starvation: a blocking scope (<c>RunBlocking</c>, a
     /// <c>Send</c> that waits) starts at most one spare, the starvation guard at most one per <c>StarvationTimeout</c>
-    /// (the default, 50 ms). So the threads a program starts are at most its workers, one per item that blocks or sends,
+    /// (the default 50 ms, or the program's 5 ms). So the threads a program starts are at most its workers, one per item that blocks or sends,
     /// and one per timeout the program ran for (and one more). A thread hook's blocking scope adds none (guarantee 9): the spare
     /// whose exit hook opened it is leaving, or a shutdown let it go.
     /// </summary>
@@ -71,7 +71,8 @@ internal static class ThreadChecks
         List<ThreadHookRecord> threads = [.. run.ThreadHooks.Threads];
         int blockers = run.Ledger.Items.Count(i => i.Spec.Kind is ItemKind.Block or ItemKind.BlockHinted or ItemKind.Send);
         TimeSpan lastStart = threads.Count == 0 ? TimeSpan.Zero : threads.Max(t => t.StartTime);
-        int guardTurns = 1 + (int)(lastStart.Ticks / new SlimThreadPoolOptions().StarvationTimeout.Ticks);
+        TimeSpan guardTimeout = run.Program.Pool.ShortStarvation ? PoolSpec.ShortStarvationTimeout : new SlimThreadPoolOptions().StarvationTimeout;
+        int guardTurns = 1 + (int)(lastStart.Ticks / guardTimeout.Ticks);
         int allowed = run.Program.Pool.Workers + blockers + guardTurns;
         if (threads.Count > allowed)
         {
