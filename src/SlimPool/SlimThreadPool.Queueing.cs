@@ -60,9 +60,10 @@ public sealed partial class SlimThreadPool
     /// Queues a callback from the pool's own machinery (tasks, continuations, SwitchTo): never refused or
     /// delayed by <see cref="SlimThreadPoolOptions.BoundedCapacity"/> (an await chain must not wait on the
     /// queue it feeds), and accepted through a drain, like the work it continues; false once an abandon has begun or
-    /// the shutdown's last look is over (<see cref="IsClosedToContinuations"/>).
+    /// the shutdown's last look is over (<see cref="IsClosedToContinuations"/>). The item runs in
+    /// <paramref name="context"/>, or with none in the worker's own (see <see cref="Async.ISchedulingTarget.TryEnqueue(object, object?, ExecutionContext?)"/>).
     /// </summary>
-    internal bool TryEnqueue(object callback, object? state)
+    internal bool TryEnqueue(object callback, object? state, ExecutionContext? context)
     {
         if (IsClosedToContinuations)
         {
@@ -71,7 +72,7 @@ public sealed partial class SlimThreadPool
 
         // Past the shutdown flag, the publish hands the item to the drain (ShutdownCoordinator.OnQueuedDuringShutdown).
         _gate?.ForceAcquire();
-        _publisher.Publish(callback, state, preferLocal: true, CaptureContextToFlow());
+        _publisher.Publish(callback, state, preferLocal: true, context);
         return true;
     }
 

@@ -161,7 +161,7 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
 
     void ISchedulingTarget.RunInline(Action<object?> action, object? state) => action(state);
 
-    bool ISchedulingTarget.TryEnqueue(object callback, object? state) => TryEnqueue(callback, state);
+    bool ISchedulingTarget.TryEnqueue(object callback, object? state, ExecutionContext? context) => TryEnqueue(callback, state, context);
 
     bool ISchedulingTarget.IsShutDown => IsShutDown;
 

@@ -20,9 +20,19 @@ internal interface ISchedulingTarget
 
     /// <summary>
     /// Queues an item of the scheduler's or the context's own: never refused or delayed for back-pressure (an await
-    /// chain must not wait on the queue it feeds); false once the target no longer accepts work.
+    /// chain must not wait on the queue it feeds); false once the target no longer accepts work. It carries the
+    /// caller's context when the pool flows it (<see cref="SlimThreadPool.CaptureContextToFlow"/>).
     /// </summary>
-    bool TryEnqueue(object callback, object? state);
+    bool TryEnqueue(object callback, object? state) => TryEnqueue(callback, state, Pool.CaptureContextToFlow());
+
+    /// <summary>
+    /// <see cref="TryEnqueue(object, object?)"/> with the item's context given: one captured earlier, where the item was
+    /// made (a timed action's, at its <c>Schedule</c>: the timer fires on a thread whose context is no part of it), or
+    /// none for an item that carries its own (a task runs in the context it captured when it was made; the thread that
+    /// queues it, for a continuation whoever completed the antecedent, must not lend it another). With none, the item
+    /// starts from the worker's context, as its <c>OnThreadStart</c> hook left it.
+    /// </summary>
+    bool TryEnqueue(object callback, object? state, ExecutionContext? context);
 
     /// <summary>
     /// Whether a Send to the target runs its callback inline on the current thread: the target's items run here, or (a

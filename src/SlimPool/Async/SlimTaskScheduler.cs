@@ -120,7 +120,10 @@ internal sealed class SlimTaskScheduler : TaskScheduler
             return;
         }
 
-        if (!_target.TryEnqueue(_execute, task))
+        // With no context of the pool's: a task runs in the one it captured when it was made (none under a suppressed
+        // flow, and then in the worker's, as its start hook left it); this thread's, for a continuation whoever
+        // completed the antecedent, is no part of it.
+        if (!_target.TryEnqueue(_execute, task, context: null))
         {
             // Refused (an abandon began, or the shutdown is over). Inside a Run's StartNew the caller learns of it. Anywhere
             // else the task may be an await's continuation, where an exception reaches Task.ThrowAsync and ends the

@@ -378,12 +378,13 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     /// Accepts a continuation or task of the group's work (its SynchronizationContext, its TaskScheduler): like
     /// <see cref="TryAccept"/>, and also while a drain of the group or of the pool runs, so that async work accepted
     /// before the drain goes on in the group; refused once an abandon began (the group's or the pool's), once the
-    /// pool's last look is over, or once the group has drained.
+    /// pool's last look is over, or once the group has drained. It runs in <paramref name="context"/> (none: the
+    /// worker's own; see <see cref="Async.ISchedulingTarget.TryEnqueue(object, object?, ExecutionContext?)"/>).
     /// </summary>
     /// <remarks>A continuation posted by one of the group's running items arrives while that item is pending, so before
     /// the group can drain; one that arrives from elsewhere (a timer) as the drain completes is either refused or counted
     /// before the group is found drained, and then runs before the drain's result (<see cref="DrainedMark"/>).</remarks>
-    public bool TryAcceptContinuation(object callback, object? state)
+    public bool TryAcceptContinuation(object callback, object? state, ExecutionContext? context)
     {
         if (_pool.IsClosedToContinuations)
         {
@@ -401,7 +402,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
             return false;
         }
 
-        Enqueue(new QueuedWorkItem(callback, state, _pool.CaptureContextToFlow()));
+        Enqueue(new QueuedWorkItem(callback, state, context));
         return true;
     }
 

@@ -122,7 +122,21 @@ public sealed partial class SlimThreadPoolGroup
 
     private async ValueTask WaitThenQueueAsync(object callback, object? state, ExecutionContext? context, CancellationToken cancellationToken)
     {
-        if (!await _pool.ReserveSlotAsync(cancellationToken).ConfigureAwait(false) || !_turns.AcceptReserved(callback, state, context))
+        if (!await _pool.ReserveSlotAsync(cancellationToken).ConfigureAwait(false))
+        {
+            throw NewShutDownException();
+        }
+
+        // The slot may have been handed over just before the pool's shutdown closed its gate, and this continuation run
+        // after the shutdown: the pool is asked again, as TryAccept asks it before reserving (the group's own close is
+        // AcceptReserved's to see). An item accepted past the pool's shutdown would run after ShutdownAsync returned.
+        if (_pool.IsShutDown)
+        {
+            _pool.ReleaseSlot();
+            throw NewShutDownException();
+        }
+
+        if (!_turns.AcceptReserved(callback, state, context))
         {
             throw NewShutDownException();
         }

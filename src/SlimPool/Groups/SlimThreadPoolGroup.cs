@@ -126,7 +126,7 @@ public sealed partial class SlimThreadPoolGroup : ThreadPoolBase, IThreadPool, I
 
     // The scheduler's and the context's items (continuations and tasks of the group's work): not cancellable, not
     // wrapped, and accepted through a drain of the group or of the pool.
-    bool ISchedulingTarget.TryEnqueue(object callback, object? state) => _turns.TryAcceptContinuation(callback, state);
+    bool ISchedulingTarget.TryEnqueue(object callback, object? state, ExecutionContext? context) => _turns.TryAcceptContinuation(callback, state, context);
 
     bool ISchedulingTarget.IsShutDown => _pool.IsShutDown || _turns.IsClosed;
 

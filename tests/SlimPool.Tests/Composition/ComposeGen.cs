@@ -42,7 +42,12 @@ internal static class ComposeGen
                 new PoolSpec(queue, idleWait, workers, scope.Bounded && bound >= 3 ? s_bounds[bound - 3] : null, flow, FlightRecorder: watch == 3, hooks, timeouts.spares, timeouts.guard));
 
     private static Gen<GroupSpec> Group(ComposeScope scope) =>
-        Gen.Select(Gen.Int[1, scope.MaxConcurrency], Gen.OneOf(s_quanta), Gen.OneOf(s_turnMicroseconds), (limit, quantum, micros) => new GroupSpec(limit, quantum, micros));
+        Gen.Select(
+            Gen.Int[1, scope.MaxConcurrency],
+            Gen.OneOf(s_quanta),
+            Gen.OneOf(s_turnMicroseconds),
+            Gen.Int[0, 2],
+            (limit, quantum, micros, priority) => new GroupSpec(limit, quantum, micros, scope.Priorities ? s_priorities[priority] : WorkItemPriority.Normal));
 
     private static Gen<ScriptOp[]> Script(ComposeScope scope)
     {

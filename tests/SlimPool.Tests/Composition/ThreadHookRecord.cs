@@ -1,10 +1,13 @@
 namespace SlimPool.Tests.Composition;
 
 /// <summary>One worker thread as its hooks saw it: written by that thread alone, read once the program has settled.</summary>
-internal sealed class ThreadHookRecord(string? name, int threadId)
+internal sealed class ThreadHookRecord(ThreadHookRecords owner, string? name, int threadId)
 {
     private int _starts;
     private int _exits;
+
+    /// <summary>The program's hooks whose start hook made it.</summary>
+    public ThreadHookRecords Owner => owner;
 
     public string? Name => name;
 

@@ -11,10 +11,15 @@ namespace SlimPool.Tests.Composition;
 /// </summary>
 internal sealed class ThreadHookRecords(ComposeLedger ledger, string poolName)
 {
-    private readonly ConcurrentDictionary<int, ThreadHookRecord> _threads = new();
+    // Each thread's own record, made by its start hook (a managed thread id is reused once a thread's object is
+    // collected, so ids cannot tell two spares apart).
+    [ThreadStatic]
+    private static ThreadHookRecord? t_record;
+
+    private readonly ConcurrentQueue<ThreadHookRecord> _threads = new();
     private SlimThreadPool? _pool;
 
-    public IEnumerable<ThreadHookRecord> Threads => _threads.Values;
+    public IEnumerable<ThreadHookRecord> Threads => _threads;
 
     /// <summary>Hooks that ran on a thread other than one of the pool's workers, or an exit on a thread that never started.</summary>
     public ConcurrentQueue<string> Strays { get; } = new();
@@ -25,7 +30,13 @@ internal sealed class ThreadHookRecords(ComposeLedger ledger, string poolName)
     public void OnStart(int index)
     {
         Thread thread = Thread.CurrentThread;
-        ThreadHookRecord record = _threads.GetOrAdd(thread.ManagedThreadId, static (_, t) => new ThreadHookRecord(t.Name, t.ManagedThreadId), thread);
+        if (t_record is not { } record || record.Owner != this)
+        {
+            record = new ThreadHookRecord(this, thread.Name, thread.ManagedThreadId);
+            t_record = record;
+            _threads.Enqueue(record);
+        }
+
         record.Started(index, ledger.Next(), ledger.Elapsed);
         if (thread.Name?.StartsWith(poolName + " #", StringComparison.Ordinal) != true)
         {
@@ -38,7 +49,7 @@ internal sealed class ThreadHookRecords(ComposeLedger ledger, string poolName)
     public void OnExit(int index)
     {
         Thread thread = Thread.CurrentThread;
-        if (!_threads.TryGetValue(thread.ManagedThreadId, out ThreadHookRecord? record))
+        if (t_record is not { } record || record.Owner != this)
         {
             Strays.Enqueue($"OnThreadExit({index}) ran on '{thread.Name}', which ran no OnThreadStart");
             return;

@@ -1,0 +1,81 @@
+using SlimPool.Tests.Infrastructure;
+
+namespace SlimPool.Tests.Queueing;
+
+/// <summary>
+/// QueueAsync racing the pool's shutdown: an item whose wait for room ends as the shutdown begins is refused or accepted
+/// before it, never accepted after the shutdown returned (guarantees 16 and 28).
+/// </summary>
+public sealed class QueueAsyncShutdownTests
+{
+    [ThreadStatic]
+    private static bool t_handingBack;
+
+    public static TheoryData<bool> Targets() => [false, true];
+
+    /// <summary>
+    /// QueueAsync waits for room; the room frees as a ShutdownAsync(Abandon) begins. Either the call fails with
+    /// ObjectDisposedException, or the item was accepted before the shutdown and runs or comes back before the shutdown
+    /// returns; it must never run after ShutdownAsync(Abandon) returned, nor be lost.
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(Targets))]
+    public async Task QueueAsync_RoomFreesAsAnAbandonBegins_ItemNeverRunsAfterTheShutdownReturned(bool toGroup)
+    {
+        int late = 0, lost = 0, accepted = 0;
+        for (int round = 0; round < 300; round++)
+        {
+            using SlimThreadPool pool = TestPools.Create(workers: 1, o => o.BoundedCapacity = 1);
+            SlimThreadPoolGroup group = pool.CreateGroup();
+            using var go = new ManualResetEventSlim();
+            using var started = new ManualResetEventSlim();
+            pool.Queue(() => { started.Set(); go.Wait(Bounded.Timeout); });
+            Bounded.Wait(started, "the blocking item");
+            pool.Queue(() => { }); // holds the one place
+            int returned = 0, ran = 0;
+            Action item = () =>
+            {
+                Interlocked.Increment(ref ran);
+                if (Volatile.Read(ref returned) != 0 && !t_handingBack)
+                {
+                    Interlocked.Increment(ref late);
+                }
+            };
+            ValueTask waiting = toGroup ? group.QueueAsync(item) : pool.QueueAsync(item);
+            Assert.False(waiting.IsCompleted);
+            go.Set();
+            Thread.SpinWait(round * 20);
+            ShutdownResult result = await pool.ShutdownAsync(ShutdownMode.Abandon).WaitAsync(Bounded.Timeout);
+            Volatile.Write(ref returned, 1);
+            bool ok;
+            try
+            {
+                await waiting.AsTask().WaitAsync(Bounded.Timeout);
+                ok = true;
+            }
+            catch (ObjectDisposedException)
+            {
+                ok = false;
+            }
+
+            t_handingBack = true;
+            foreach (AbandonedWorkItem back in result.AbandonedItems)
+            {
+                back.Run();
+            }
+
+            t_handingBack = false;
+            await Task.Delay(2);
+            if (ok)
+            {
+                accepted++;
+                if (Volatile.Read(ref ran) != 1)
+                {
+                    lost++;
+                }
+            }
+        }
+
+        Assert.True(late == 0 && lost == 0, $"accepted {accepted} of 300; ran after ShutdownAsync(Abandon) returned: {late}; accepted but not run exactly once (pool or hand-back): {lost}");
+    }
+}
