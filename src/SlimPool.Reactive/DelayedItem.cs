@@ -15,6 +15,7 @@ internal sealed class DelayedItem<TState> : ScheduledItem<TState>
     private ITimer? _timer;
     private long _start;  // the provider's timestamp at Start
     private TimeSpan _due; // from _start
+    private ExecutionContext? _context; // the caller's at Start (CaptureDueContext): the action runs in it, not the timer's
 
     public DelayedItem(SlimPoolScheduler scheduler, TState state, Func<IScheduler, TState, IDisposable> action)
         : base(scheduler, state, action)
@@ -24,6 +25,7 @@ internal sealed class DelayedItem<TState> : ScheduledItem<TState>
     public void Start(TimeSpan dueTime)
     {
         TimeProvider time = Scheduler.TimeProvider;
+        _context = Scheduler.CaptureDueContext();
         _start = time.GetTimestamp();
         _due = dueTime;
         ITimer timer = time.CreateTimer(s_due, this, TimerDue.Clamp(dueTime), Timeout.InfiniteTimeSpan);
@@ -68,6 +70,6 @@ internal sealed class DelayedItem<TState> : ScheduledItem<TState>
         }
 
         Interlocked.Exchange(ref _timer, null)?.Dispose();
-        Scheduler.TryQueueDue(this); // refused: counted by the scheduler, and the action never runs
+        Scheduler.TryQueueDue(this, _context); // refused: counted by the scheduler, and the action never runs
     }
 }

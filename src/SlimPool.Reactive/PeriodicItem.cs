@@ -28,7 +28,7 @@ internal sealed class PeriodicItem<TState> : IWorkItem, IDisposable, INamedWorkI
     private long _start;     // the provider's timestamp at Start
     private TimeSpan _next;  // the next tick's due time, from _start
     private bool _stopped;   // disposed, refused by the pool, or its action threw
-    private ExecutionContext? _context; // the caller's at Start: every tick is queued in it, whichever thread queues it
+    private ExecutionContext? _context; // the caller's at Start (CaptureDueContext): every tick runs in it, whichever thread queues it
 
     public PeriodicItem(SlimPoolScheduler scheduler, TState state, TimeSpan period, Func<TState, TState> action)
     {
@@ -41,7 +41,7 @@ internal sealed class PeriodicItem<TState> : IWorkItem, IDisposable, INamedWorkI
     public void Start()
     {
         TimeProvider time = _scheduler.TimeProvider;
-        _context = ExecutionContext.Capture();
+        _context = _scheduler.CaptureDueContext();
         _start = time.GetTimestamp();
         _next = _period;
         if (_period == TimeSpan.Zero)
@@ -148,36 +148,14 @@ internal sealed class PeriodicItem<TState> : IWorkItem, IDisposable, INamedWorkI
         QueueTick();
     }
 
-    // Queued in the caller's context, as a timer queues it (the timer flows the context it was made in): a late tick
+    // Queued with the caller's context, as a timer queues it (the timer flows the context it was made in): a late tick
     // that queues the next one itself must not hand it its own context (the values the tick's action set).
     private void QueueTick()
     {
-        bool queued;
-        if (_context is { } context)
-        {
-            var call = new QueueCall(this);
-            ExecutionContext.Run(context, static c => ((QueueCall)c!).Run(), call);
-            queued = call.Queued;
-        }
-        else
-        {
-            using (ExecutionContext.SuppressFlow())
-            {
-                queued = _scheduler.TryQueueDue(this);
-            }
-        }
-
-        if (!queued)
+        if (!_scheduler.TryQueueDue(this, _context))
         {
             Stop(); // the pool no longer accepts work: no tick can run again
         }
-    }
-
-    private sealed class QueueCall(PeriodicItem<TState> item)
-    {
-        public bool Queued { get; private set; }
-
-        public void Run() => Queued = item._scheduler.TryQueueDue(item);
     }
 
     private void Stop()

@@ -140,11 +140,19 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
         }
 
         // That queue runs each item that comes due from a timer armed by whichever caller armed it, in that caller's
-        // context: on a pool that flows the ExecutionContext, each action runs in the one captured here instead.
-        ExecutionContext? context = _pool is ISchedulingTarget target ? target.Pool.CaptureContextToFlow() : ExecutionContext.Capture();
+        // context: on a pool that flows the ExecutionContext, each action runs in the one captured here instead. An
+        // action with none to run in (a suppressed flow) is queued as an item of its own when due, with no context, so
+        // it starts from the worker's as every such item does, not inside another caller's.
+        ExecutionContext? context = CaptureDueContext();
         if (context is null)
         {
-            return base.Schedule(state, dueTime, action);
+            return base.Schedule((State: state, Action: action), dueTime, static (scheduler, s) =>
+            {
+                var self = (SlimPoolScheduler)scheduler;
+                var item = new ScheduledItem<TState>(self, s.State, s.Action);
+                self.TryQueueDue(item, context: null); // refused: counted, and the action never runs
+                return item;
+            });
         }
 
         return base.Schedule((State: state, Action: action, Context: context), dueTime, static (scheduler, s) =>
@@ -184,11 +192,15 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
     /// <see cref="IThreadPool"/> is asked with <see cref="IThreadPool.TryQueue(IWorkItem)"/>, and a refusal counts as
     /// shut down.
     /// </summary>
-    internal bool TryQueueDue(IWorkItem item)
+    /// <remarks>
+    /// The item runs in <paramref name="context"/>, the one <see cref="CaptureDueContext"/> took where it was scheduled,
+    /// not in that of the thread it comes due on (a timer's, or a tick's); with none, it starts from the worker's.
+    /// </remarks>
+    internal bool TryQueueDue(IWorkItem item, ExecutionContext? context)
     {
         // Refused from the moment the target begins to shut down: a periodic always due (a zero period, a tick longer
         // than its period) would otherwise keep a drain busy for ever.
-        bool queued = _pool is ISchedulingTarget target ? target.TryEnqueueWhileOpen(item, null) : _pool.TryQueue(item);
+        bool queued = _pool is ISchedulingTarget target ? target.TryEnqueueWhileOpen(item, null, context) : TryQueueIn(context, _pool, item);
         if (queued)
         {
             return true;
@@ -196,5 +208,35 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
 
         Interlocked.Increment(ref _refusedCount);
         return false;
+    }
+
+    /// <summary>
+    /// The context a timed action carries from its <c>Schedule</c> call to its due time: the caller's, on SlimPool's pools
+    /// and groups only when the pool flows it (<see cref="SlimThreadPoolOptions.FlowExecutionContext"/>); none under a
+    /// suppressed flow.
+    /// </summary>
+    internal ExecutionContext? CaptureDueContext() =>
+        _pool is ISchedulingTarget target ? target.Pool.CaptureContextToFlow() : ExecutionContext.Capture();
+
+    // Another IThreadPool captures an item's context itself, on the queueing thread: the call is made in the context
+    // the item carries, or with the flow suppressed.
+    private static bool TryQueueIn(ExecutionContext? context, IThreadPool pool, IWorkItem item)
+    {
+        if (context is not null)
+        {
+            var call = new DueCall(pool, item);
+            ExecutionContext.Run(context, static c => ((DueCall)c!).Run(), call);
+            return call.Queued;
+        }
+
+        if (ExecutionContext.IsFlowSuppressed())
+        {
+            return pool.TryQueue(item);
+        }
+
+        using (ExecutionContext.SuppressFlow())
+        {
+            return pool.TryQueue(item);
+        }
     }
 }

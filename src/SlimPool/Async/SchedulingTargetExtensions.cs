@@ -11,4 +11,8 @@ internal static class SchedulingTargetExtensions
     /// </summary>
     public static bool TryEnqueueWhileOpen(this ISchedulingTarget target, object callback, object? state) =>
         !target.IsShutDown && target.TryEnqueue(callback, state);
+
+    /// <summary><see cref="TryEnqueueWhileOpen(ISchedulingTarget, object, object?)"/> with the item's context given (see <see cref="ISchedulingTarget.TryEnqueue(object, object?, ExecutionContext?)"/>).</summary>
+    public static bool TryEnqueueWhileOpen(this ISchedulingTarget target, object callback, object? state, ExecutionContext? context) =>
+        !target.IsShutDown && target.TryEnqueue(callback, state, context);
 }
