@@ -26,4 +26,19 @@ internal sealed class GroupShutdown
 
     /// <summary>The shutdown's outcome, once begun (under <see cref="Lock"/>).</summary>
     public Task<ShutdownResult>? Task { get; set; }
+
+    // Made by the first QueueAsync that waits for the pool's room (under Lock), cancelled when the shutdown begins.
+    private CancellationTokenSource? _closing;
+
+    /// <summary>
+    /// A token cancelled once the group's shutdown has begun (at once if it has), for a <c>QueueAsync</c> that waits for
+    /// the pool's room: the group's close must end that wait, not the pool's room. Under <see cref="Lock"/>.
+    /// </summary>
+    public CancellationToken Closing => Task is not null ? new CancellationToken(canceled: true) : (_closing ??= new()).Token;
+
+    /// <summary>
+    /// Ends the waits of <see cref="Closing"/>: called right after <see cref="Task"/> is set, outside <see cref="Lock"/>
+    /// (their cancellation runs the pool gate's removal of each waiter).
+    /// </summary>
+    public void CancelClosing() => Volatile.Read(ref _closing)?.Cancel();
 }

@@ -122,7 +122,22 @@ public sealed partial class SlimThreadPoolGroup
 
     private async ValueTask WaitThenQueueAsync(object callback, object? state, ExecutionContext? context, CancellationToken cancellationToken)
     {
-        if (!await _pool.ReserveSlotAsync(cancellationToken).ConfigureAwait(false))
+        // The wait for the pool's room ends when the group shuts down too (its Closing token), not only when the pool
+        // has room or shuts down.
+        bool reserved;
+        using (var wait = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken, ClosingToken()))
+        {
+            try
+            {
+                reserved = await _pool.ReserveSlotAsync(wait.Token).ConfigureAwait(false);
+            }
+            catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+            {
+                throw NewShutDownException();
+            }
+        }
+
+        if (!reserved)
         {
             throw NewShutDownException();
         }

@@ -93,8 +93,13 @@ public sealed partial class SlimThreadPoolGroup
         if (Volatile.Read(ref _shutdown) is null && _turns.Close() && _turns.Drained.IsCompleted)
         {
             _pool.OnGroupShutDown(this);
-            Interlocked.CompareExchange(ref _shutdown, GroupShutdown.DrainedAtClose, null);
-            return s_drainedWithNothingPending;
+            if (Interlocked.CompareExchange(ref _shutdown, GroupShutdown.DrainedAtClose, null) is null)
+            {
+                return s_drainedWithNothingPending;
+            }
+
+            // A QueueAsync waiting for room made the shutdown state since the read above, and may hold its Closing
+            // token: the path below sets the outcome (the same) and cancels that token.
         }
 
         GroupShutdown shutdown = Shutdown;
@@ -103,6 +108,7 @@ public sealed partial class SlimThreadPoolGroup
             return s_drainedWithNothingPending;
         }
 
+        Task<ShutdownResult> outcome;
         lock (shutdown.Lock)
         {
             if (shutdown.Task is null)
@@ -123,7 +129,28 @@ public sealed partial class SlimThreadPoolGroup
                 }
             }
 
-            return shutdown.Task;
+            outcome = shutdown.Task;
+        }
+
+        // After the outcome is set under the lock: a QueueAsync that took its Closing token before is told now, one
+        // after gets a cancelled token (GroupShutdown.Closing).
+        shutdown.CancelClosing();
+        return outcome;
+    }
+
+    // For a QueueAsync that waits for the pool's room: cancelled once the group's shutdown has begun
+    // (GroupShutdown.Closing); the shutdown state is made for it.
+    private CancellationToken ClosingToken()
+    {
+        GroupShutdown shutdown = Shutdown;
+        if (shutdown == GroupShutdown.DrainedAtClose)
+        {
+            return new CancellationToken(canceled: true);
+        }
+
+        lock (shutdown.Lock)
+        {
+            return shutdown.Closing;
         }
     }
 

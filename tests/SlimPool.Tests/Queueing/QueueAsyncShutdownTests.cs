@@ -78,4 +78,31 @@ public sealed class QueueAsyncShutdownTests
 
         Assert.True(late == 0 && lost == 0, $"accepted {accepted} of 300; ran after ShutdownAsync(Abandon) returned: {late}; accepted but not run exactly once (pool or hand-back): {lost}");
     }
+
+    /// <summary>
+    /// A group's QueueAsync waiting for room in a pool that stays full fails as soon as its group closes, as the pool's
+    /// fails when the pool shuts down; it waited for the pool's room before, however long that took.
+    /// </summary>
+    [Theory]
+    [InlineData(ShutdownMode.Drain)]
+    [InlineData(ShutdownMode.Abandon)]
+    public async Task GroupQueueAsync_GroupShutsDownWhileWaitingForRoom_FailsWithoutWaitingForRoom(ShutdownMode mode)
+    {
+        using SlimThreadPool pool = TestPools.Create(workers: 1, options => options.BoundedCapacity = 1);
+        using var blocked = new BlockedWorkers(pool);
+        pool.Queue(() => { }); // the one place taken, and kept while the worker is blocked
+        SlimThreadPoolGroup group = pool.CreateGroup();
+        bool ran = false;
+        ValueTask waiting = group.QueueAsync(() => ran = true);
+        Assert.False(waiting.IsCompleted);
+
+        await group.ShutdownAsync(mode).WaitAsync(Bounded.Timeout);
+
+        await Assert.ThrowsAsync<ObjectDisposedException>(() => waiting.AsTask().WaitAsync(Bounded.Timeout));
+        Assert.False(blocked.Finished);
+        blocked.Release();
+        await pool.WaitForIdleAsync().WaitAsync(Bounded.Timeout);
+        Assert.False(ran);
+        Assert.True(pool.TryQueue(() => { }), "the slot the wait did not take is still the pool's");
+    }
 }
