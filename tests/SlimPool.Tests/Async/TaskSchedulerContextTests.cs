@@ -18,11 +18,7 @@ public sealed class TaskSchedulerContextTests
     [MemberData(nameof(Targets))]
     public async Task TaskScheduler_ContinuationMadeUnderSuppressedFlow_StartsFromTheWorkersContextNotTheCompleters(bool onGroup)
     {
-        using SlimThreadPool pool = TestPools.Create(workers: 1, options =>
-        {
-            options.FlowExecutionContext = true;
-            options.OnThreadStart = _ => s_local.Value = "hook";
-        });
+        using SlimThreadPool pool = CreatePoolWithStartHook();
         using SlimThreadPoolGroup group = pool.CreateGroup();
         Task<string?> continuation = ContinuationMadeUnderSuppressedFlow(onGroup ? group.TaskScheduler : pool.TaskScheduler, out TaskCompletionSource antecedent);
 
@@ -47,11 +43,7 @@ public sealed class TaskSchedulerContextTests
     [MemberData(nameof(Targets))]
     public async Task TaskScheduler_ContinuationMadeWithAContext_SeesItsMakersAsyncLocal(bool onGroup)
     {
-        using SlimThreadPool pool = TestPools.Create(workers: 1, options =>
-        {
-            options.FlowExecutionContext = true;
-            options.OnThreadStart = _ => s_local.Value = "hook";
-        });
+        using SlimThreadPool pool = CreatePoolWithStartHook();
         using SlimThreadPoolGroup group = pool.CreateGroup();
         var antecedent = new TaskCompletionSource();
         Task<string?>? continuation = null;
@@ -67,6 +59,14 @@ public sealed class TaskSchedulerContextTests
 
         Assert.Equal("maker", await continuation!.WaitAsync(Bounded.Timeout));
     }
+
+    // One worker, flowing contexts, whose start hook sets the AsyncLocal to "hook".
+    private static SlimThreadPool CreatePoolWithStartHook([System.Runtime.CompilerServices.CallerMemberName] string name = "") =>
+        TestPools.Create(workers: 1, options =>
+        {
+            options.FlowExecutionContext = true;
+            options.OnThreadStart = _ => s_local.Value = "hook";
+        }, name);
 
     private static Task<string?> ContinuationMadeUnderSuppressedFlow(TaskScheduler scheduler, out TaskCompletionSource antecedent)
     {
