@@ -37,9 +37,19 @@ internal static class ComposeGen
             Gen.OneOf(scope.Flow),
             Gen.Int[0, 3],
             Gen.OneOf(scope.ThreadHooks),
-            Gen.Select(Gen.OneOf(scope.ShortSpareIdle), Gen.OneOf(scope.ShortStarvation), static (spares, guard) => (spares, guard)),
-            (queue, idleWait, workers, bound, flow, watch, hooks, timeouts) =>
-                new PoolSpec(queue, idleWait, workers, scope.Bounded && bound >= 3 ? s_bounds[bound - 3] : null, flow, FlightRecorder: watch == 3, hooks, timeouts.spares, timeouts.guard));
+            Gen.Select(Gen.OneOf(scope.ShortSpareIdle), Gen.OneOf(scope.ShortStarvation), Gen.Int[0, 3], static (spares, guard, context) => (spares, guard, context)),
+            (queue, idleWait, workers, bound, flow, watch, hooks, more) =>
+                new PoolSpec(
+                    queue,
+                    idleWait,
+                    workers,
+                    scope.Bounded && bound >= 3 ? s_bounds[bound - 3] : null,
+                    flow,
+                    FlightRecorder: watch == 3,
+                    hooks,
+                    more.spares,
+                    more.guard,
+                    NoSynchronizationContext: more.context == 3));
 
     private static Gen<GroupSpec> Group(ComposeScope scope) =>
         Gen.Select(

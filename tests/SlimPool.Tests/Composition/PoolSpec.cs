@@ -5,7 +5,8 @@ namespace SlimPool.Tests.Composition;
 /// slow-item watch at its shortest threshold and a listener on the run-time histogram) × thread hooks (a start hook that
 /// sets an <c>AsyncLocal</c>, an exit hook that blocks in a scope: <see cref="ThreadHookRecords"/>) × spares that retire
 /// after <see cref="ShortSpareIdleTimeout"/> instead of the default 5 s (so a program sees them come and go) × a starvation
-/// guard that looks every <see cref="ShortStarvationTimeout"/> instead of the default 50 ms.
+/// guard that looks every <see cref="ShortStarvationTimeout"/> instead of the default 50 ms × workers without their
+/// <c>SynchronizationContext</c> (an await in a task then resumes through the pool's or group's <c>TaskScheduler</c>).
 /// </summary>
 internal sealed record PoolSpec(
     WorkQueueKind Queue,
@@ -16,7 +17,8 @@ internal sealed record PoolSpec(
     bool FlightRecorder = false,
     bool ThreadHooks = false,
     bool ShortSpareIdle = false,
-    bool ShortStarvation = false)
+    bool ShortStarvation = false,
+    bool NoSynchronizationContext = false)
 {
     /// <summary>The starvation guard's timeout in a program with <see cref="ShortStarvation"/>: a guard that adds a spare for a blocked worker within the items' own 1 to 5 ms.</summary>
     public static readonly TimeSpan ShortStarvationTimeout = TimeSpan.FromMilliseconds(5);
@@ -56,6 +58,11 @@ internal sealed record PoolSpec(
             options.StarvationTimeout = ShortStarvationTimeout;
         }
 
+        if (NoSynchronizationContext)
+        {
+            options.UseSynchronizationContext = false;
+        }
+
         return options;
     }
 
@@ -66,5 +73,6 @@ internal sealed record PoolSpec(
         (FlightRecorder ? ", SlowItemThreshold = TimeSpan.FromMilliseconds(1)" : string.Empty) +
         (ThreadHooks ? ", OnThreadStart = hooks.OnStart, OnThreadExit = hooks.OnExit /* ThreadHookRecords */" : string.Empty) +
         (ShortSpareIdle ? ", SpareWorkerIdleTimeout = TimeSpan.FromMilliseconds(5)" : string.Empty) +
-        (ShortStarvation ? ", StarvationTimeout = TimeSpan.FromMilliseconds(5)" : string.Empty) + " }";
+        (ShortStarvation ? ", StarvationTimeout = TimeSpan.FromMilliseconds(5)" : string.Empty) +
+        (NoSynchronizationContext ? ", UseSynchronizationContext = false" : string.Empty) + " }";
 }
