@@ -101,6 +101,20 @@ internal static class ComposeScopes
         Checks = [Promise.HooksPairUp, Promise.SparesBounded, Promise.OwnContext, Promise.NothingAfterShutdown, Promise.ExactlyOnce, Promise.OnPoolWorkers],
     };
 
+    /// <summary>
+    /// Continuations on the pool's and groups' schedulers whose antecedents complete in another context, beside every
+    /// other kind of item and the start hook, with no shutdown racing the program: each sees its own producer's context or
+    /// none, never the completer's; counts and placement hold.
+    /// </summary>
+    public static ComposeScope ContinuationsCompletedElsewhere { get; } = new("continuations queued from another context")
+    {
+        Kinds = [ItemKind.Compute, ItemKind.Continuation, ItemKind.Async, ItemKind.Chain, ItemKind.Send],
+        ThreadHooks = [true, false],
+        ProducerShutdowns = false,
+        ControllerShutdown = false,
+        Checks = [Promise.OwnContext, Promise.ExactlyOnce, Promise.OnPoolWorkers, Promise.Counts, Promise.SerialNoOverlap, Promise.GroupLimit, Promise.PoolOrder],
+    };
+
     /// <summary>Priorities (and groups) with nothing racing a shutdown: the pool's counts equal the ledger's.</summary>
     public static ComposeScope PriorityCounts { get; } = new("priorities and the pool's counts")
     {

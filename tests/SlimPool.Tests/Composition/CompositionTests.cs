@@ -53,6 +53,11 @@ public sealed class CompositionTests(ITestOutputHelper output)
     public void Programs_SparesRetiringUnderThreadHooksThatBlock_StartThreadsOnlyForBlockingAndPairEveryHook() =>
         Sample(ComposeScopes.SparesWithThreadHooks, quickSeconds: 3);
 
+    /// <summary>A continuation queued by whoever completes its antecedent, in that one's context (guarantee 18).</summary>
+    [Fact]
+    public void Programs_ContinuationsCompletedInAnotherContext_EachSeesItsOwnProducersContext() =>
+        Sample(ComposeScopes.ContinuationsCompletedElsewhere, quickSeconds: 3);
+
     // SLIMPOOL_COMPOSE_SECONDS sets every property's time (a long hunt, or a replay of one seed with longer shrinking).
     private void Sample(ComposeScope scope, int quickSeconds) =>
         ComposeProperty.Sample(

@@ -31,4 +31,12 @@ internal enum ItemKind
     /// A group's item sends only to the pool, its own group or a later one, so no two items wait for each other.
     /// </summary>
     Send,
+
+    /// <summary>
+    /// A continuation on the pool's or a group's <c>TaskScheduler</c> (<c>ContinueWith</c>), made by the producer, whose
+    /// antecedent the producer then completes inside another context (its <c>Local</c> "completer"): the continuation is
+    /// queued by that context, and must run in its own, the producer's (or none under <c>SuppressFlow</c>). Only in
+    /// scopes without shutdowns racing the program (a refused continuation runs on the built-in pool).
+    /// </summary>
+    Continuation,
 }

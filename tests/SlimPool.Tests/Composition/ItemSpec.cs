@@ -20,7 +20,7 @@ internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Prior
     public int StepCount => Kind == ItemKind.Async ? Amount + 1 : 1;
 
     /// <summary>Whether the item runs as a task (its own ExecutionContext, as every task has).</summary>
-    public bool IsTask => Kind == ItemKind.Async;
+    public bool IsTask => Kind is ItemKind.Async or ItemKind.Continuation;
 
     /// <summary>A Send item's target: −1 for the pool, else a group's index (encoded in <see cref="Amount"/> as target + 1).</summary>
     public int SendTarget => Amount - 1;
@@ -33,6 +33,9 @@ internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Prior
         {
             ItemKind.Async =>
                 $"{target}.Run(() => AsyncSteps(Item(\"{label}\"), awaits: {Amount}));",
+            ItemKind.Continuation =>
+                $"var a{label.Replace('.', '_')} = new TaskCompletionSource(); a{label.Replace('.', '_')}.Task.ContinueWith(_ => Compute(Item(\"{label}\")), {target}.TaskScheduler); " +
+                $"ExecutionContext.Run(completerContext, _ => a{label.Replace('.', '_')}.SetResult(), null);",
             _ => PlainCall(target, label),
         };
 

@@ -183,6 +183,18 @@ internal sealed partial class ProgramRun
             return true;
         }
 
+        if (spec.Kind == ItemKind.Continuation)
+        {
+            TaskScheduler scheduler = spec.Group < 0 ? Pool.TaskScheduler : Groups[spec.Group].TaskScheduler;
+            var antecedent = new TaskCompletionSource();
+            _ = antecedent.Task.ContinueWith(static (_, state) => ((ItemRecord)state!).RunSync(), record, CancellationToken.None, TaskContinuationOptions.None, scheduler);
+
+            // Completed here, in another context: the scheduler is asked to queue the continuation inside it (a thread
+            // that is none of the pool's runs no task inline), before SetResult returns.
+            ExecutionContext.Run(CompleterContext.Instance, static state => ((TaskCompletionSource)state!).SetResult(), antecedent);
+            return true;
+        }
+
         IThreadPool target = spec.Group < 0 ? Pool : Groups[spec.Group];
         if (spec.Kind == ItemKind.Cancelled)
         {
