@@ -139,26 +139,17 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
             return Schedule(state, dueTime - Now, action);
         }
 
-        // That queue runs each item that comes due from a timer armed by whichever caller armed it, in that caller's
-        // context: on a pool that flows the ExecutionContext, each action runs in the one captured here instead. An
-        // action with none to run in (a suppressed flow) is queued as an item of its own when due, with no context, so
-        // it starts from the worker's as every such item does, not inside another caller's.
+        // That queue runs each item that comes due inside a pool item armed by whichever caller armed it, in that caller's
+        // context: each action runs in the one captured here instead, and one with none to run in (a pool that does not
+        // flow, a suppressed flow) in the context an item with none starts from there (a worker's own), not the other
+        // caller's. Inline, as part of the item that found it due: that item was accepted, and a drain runs it, an
+        // abandon hands it back.
         ExecutionContext? context = CaptureDueContext();
-        if (context is null)
-        {
-            return base.Schedule((State: state, Action: action), dueTime, static (scheduler, s) =>
-            {
-                var self = (SlimPoolScheduler)scheduler;
-                var item = new ScheduledItem<TState>(self, s.State, s.Action);
-                self.TryQueueDue(item, context: null); // refused: counted, and the action never runs
-                return item;
-            });
-        }
-
         return base.Schedule((State: state, Action: action, Context: context), dueTime, static (scheduler, s) =>
         {
             IDisposable? result = null;
-            ExecutionContext.Run(s.Context, _ => result = s.Action(scheduler, s.State), null);
+            ExecutionContext run = s.Context ?? ((SlimPoolScheduler)scheduler).CleanContextHere;
+            ExecutionContext.Run(run, _ => result = s.Action(scheduler, s.State), null);
             return result!;
         });
     }
@@ -215,6 +206,9 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
     /// and groups only when the pool flows it (<see cref="SlimThreadPoolOptions.FlowExecutionContext"/>); none under a
     /// suppressed flow.
     /// </summary>
+    // Where an action that carries no context runs when it runs inline here (see SlimThreadPool.CleanContextHere).
+    private ExecutionContext CleanContextHere => _pool is ISchedulingTarget target ? target.Pool.CleanContextHere : SlimPool.Workers.ThreadContexts.Clean;
+
     internal ExecutionContext? CaptureDueContext() =>
         _pool is ISchedulingTarget target ? target.Pool.CaptureContextToFlow() : ExecutionContext.Capture();
 

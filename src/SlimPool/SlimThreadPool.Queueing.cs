@@ -144,12 +144,18 @@ public sealed partial class SlimThreadPool
         return true;
     }
 
+    /// <summary>
+    /// Where an item that carries no context starts when it runs on this thread, inside whatever runs here now: on one of
+    /// this pool's workers the worker's own context (as its <c>OnThreadStart</c> hook left it), anywhere else a clean one.
+    /// </summary>
+    internal ExecutionContext CleanContextHere => CurrentWorker.CleanContextOf(_workerSet) ?? ThreadContexts.Clean;
+
     // A full bounded Queue on one of this pool's workers runs the item here, as a worker would have run it
     // (WorkItemRunner.ExecuteNested: in the context it flowed with, else the worker's clean one), counted as the worker's,
     // and named as itself by the slow-item watch, the outer item again after.
     private void RunInline(object callback, object? state)
     {
-        ExecutionContext context = CaptureContextToFlow() ?? CurrentWorker.CleanContextOf(_workerSet) ?? ThreadContexts.Clean;
+        ExecutionContext context = CaptureContextToFlow() ?? CleanContextHere;
         WorkerState? worker = OwnWorkerState;
         bool naming = _slowItems is not null && worker is not null;
         var outer = naming ? worker!.EnterNested(callback, state) : default;

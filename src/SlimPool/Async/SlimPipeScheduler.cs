@@ -18,7 +18,10 @@ internal sealed class SlimPipeScheduler(ISchedulingTarget target) : PipeSchedule
     public override void Schedule(Action<object?> action, object? state)
     {
         ArgumentNullException.ThrowIfNull(action);
-        if (!target.TryEnqueue(action, state))
+        // With no context of the pool's, as the built-in PipeScheduler.ThreadPool queues it: the continuation is the rest
+        // of a read or a flush, which runs in its own; the thread that schedules it (the writer's flush, for a reader) is
+        // no part of it.
+        if (!target.TryEnqueue(action, state, context: null))
         {
             System.Threading.ThreadPool.UnsafeQueueUserWorkItem(action, state, preferLocal: false);
         }
