@@ -113,6 +113,16 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
         ArgumentNullException.ThrowIfNull(action);
         if (dueTime <= TimeSpan.Zero)
         {
+            // LocalScheduler's queue for absolute times hands its work back here once it is due, from a timer or from its
+            // handler of a system clock change: a due action with no caller to throw to, as a timer's is (a throw there
+            // ends the process). Each action it carries runs in its own context (the absolute Schedule's wrapper).
+            if (IsLocalSchedulersOwn(action))
+            {
+                var due = new ScheduledItem<TState>(this, state, action);
+                TryQueueDue(due, context: null); // refused: counted
+                return due;
+            }
+
             return Schedule(state, action);
         }
 
@@ -206,6 +216,20 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
     /// and groups only when the pool flows it (<see cref="SlimThreadPoolOptions.FlowExecutionContext"/>); none under a
     /// suppressed flow.
     /// </summary>
+    // An action of LocalScheduler's own machinery (a method of it, or of a closure class nested in it): never a user's.
+    private static bool IsLocalSchedulersOwn(Delegate action)
+    {
+        for (Type? type = action.Method.DeclaringType; type is not null; type = type.DeclaringType)
+        {
+            if (type == typeof(LocalScheduler))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     // Where an action that carries no context runs when it runs inline here (see SlimThreadPool.CleanContextHere).
     private ExecutionContext CleanContextHere => _pool is ISchedulingTarget target ? target.Pool.CleanContextHere : SlimPool.Workers.ThreadContexts.Clean;
 
