@@ -211,11 +211,6 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
         return false;
     }
 
-    /// <summary>
-    /// The context a timed action carries from its <c>Schedule</c> call to its due time: the caller's, on SlimPool's pools
-    /// and groups only when the pool flows it (<see cref="SlimThreadPoolOptions.FlowExecutionContext"/>); none under a
-    /// suppressed flow.
-    /// </summary>
     // An action of LocalScheduler's own machinery (a method of it, or of a closure class nested in it): never a user's.
     private static bool IsLocalSchedulersOwn(Delegate action)
     {
@@ -233,8 +228,17 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
     // Where an action that carries no context runs when it runs inline here (see SlimThreadPool.CleanContextHere).
     private ExecutionContext CleanContextHere => _pool is ISchedulingTarget target ? target.Pool.CleanContextHere : SlimPool.Workers.ThreadContexts.Clean;
 
-    internal ExecutionContext? CaptureDueContext() =>
-        _pool is ISchedulingTarget target ? target.Pool.CaptureContextToFlow() : ExecutionContext.Capture();
+    /// <summary>
+    /// The context a timed action carries from its <c>Schedule</c> call to its due time: the caller's, on SlimPool's pools
+    /// and groups and on a <see cref="ManagedThreadPool"/> only when the pool flows it
+    /// (<see cref="SlimThreadPoolOptions.FlowExecutionContext"/>); none under a suppressed flow.
+    /// </summary>
+    internal ExecutionContext? CaptureDueContext() => _pool switch
+    {
+        ISchedulingTarget target => target.Pool.CaptureContextToFlow(),
+        ManagedThreadPool managed => managed.FlowsExecutionContext ? ExecutionContext.Capture() : null,
+        _ => ExecutionContext.Capture(),
+    };
 
     // Another IThreadPool captures an item's context itself, on the queueing thread: the call is made in the context
     // the item carries, or with the flow suppressed.

@@ -53,6 +53,9 @@ public sealed class ManagedThreadPool : ThreadPoolBase, IThreadPool
         _onItemSkipped = () => Interlocked.Increment(ref _cancelledCount);
     }
 
+    /// <summary>Whether items carry their producer's <see cref="ExecutionContext"/> (the constructor's <c>flowExecutionContext</c>).</summary>
+    internal bool FlowsExecutionContext => _flowExecutionContext;
+
     /// <summary>The built-in pool's current number of threads (<see cref="ThreadPool.ThreadCount"/>).</summary>
     public int WorkerCount => ThreadPool.ThreadCount;
 

@@ -89,4 +89,34 @@ public sealed class TimedActionContextTests
 
         Assert.Equal(0, Volatile.Read(ref leaked));
     }
+
+    /// <summary>
+    /// On a <see cref="ManagedThreadPool"/> that does not flow contexts, a timed action sees nothing of its caller's,
+    /// whether its time is relative or absolute (the absolute one ran in its caller's context before).
+    /// </summary>
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void Schedule_OnAManagedPoolThatDoesNotFlow_ActionSeesNoneOfItsCallersAsyncLocal(bool absolute)
+    {
+        using var pool = new ManagedThreadPool(flowExecutionContext: false);
+        SlimPoolScheduler scheduler = pool.AsScheduler();
+        string? seen = "not run";
+        using var ran = new ManualResetEventSlim();
+        var caller = new Thread(() =>
+        {
+            s_local.Value = "caller";
+            Action action = () =>
+            {
+                seen = s_local.Value;
+                ran.Set();
+            };
+            _ = absolute ? scheduler.Schedule(scheduler.Now + TimeSpan.FromMilliseconds(20), action) : scheduler.Schedule(TimeSpan.FromMilliseconds(20), action);
+        });
+        caller.Start();
+        Assert.True(caller.Join(Bounded.Timeout));
+
+        Bounded.Wait(ran, "the timed action");
+        Assert.Null(seen);
+    }
 }
