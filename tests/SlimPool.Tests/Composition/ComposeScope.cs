@@ -28,8 +28,7 @@ internal sealed record ComposeScope(string Name)
     /// <summary>Whether the starvation guard looks every <see cref="PoolSpec.ShortStarvationTimeout"/> rather than the default.</summary>
     public bool[] ShortStarvation { get; init; } = [false, true];
 
-    /// <summary>The kinds of item a program may queue: by default every one but <see cref="ItemKind.Continuation"/>, which needs a program without shutdowns racing it.</summary>
-    public ItemKind[] Kinds { get; init; } = [.. Enum.GetValues<ItemKind>().Where(static k => k != ItemKind.Continuation)];
+    public ItemKind[] Kinds { get; init; } = Enum.GetValues<ItemKind>();
 
     /// <summary>Groups a program may create (0 to this many), each MaxConcurrency 1 to <see cref="MaxConcurrency"/>.</summary>
     public int MaxGroups { get; init; } = 3;

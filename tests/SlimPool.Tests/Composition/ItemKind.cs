@@ -35,8 +35,9 @@ internal enum ItemKind
     /// <summary>
     /// A continuation on the pool's or a group's <c>TaskScheduler</c> (<c>ContinueWith</c>), made by the producer, whose
     /// antecedent the producer then completes inside another context (its <c>Local</c> "completer"): the continuation is
-    /// queued by that context, and must run in its own, the producer's (or none under <c>SuppressFlow</c>). Only in
-    /// scopes without shutdowns racing the program (a refused continuation runs on the built-in pool).
+    /// queued by that context, and must run in its own, the producer's (or none under <c>SuppressFlow</c>). Not made once
+    /// its pool or group has shut down (refused); one whose completion races a shutdown may be refused by the scheduler
+    /// and run on the built-in pool (<see cref="ProgramRun.MayBeRefusedContinuation"/>).
     /// </summary>
     Continuation,
 }

@@ -14,6 +14,13 @@ internal sealed partial class ProgramRun
     /// </summary>
     public bool Raced(ItemRecord item) => item.CallEndSeq > PoolShutdownBegan;
 
+    /// <summary>When the first shutdown of the pool, or of <paramref name="group"/>, began; MaxValue if none did.</summary>
+    public long ShutdownBegan(int group) => Ledger.Shutdowns
+        .Where(r => (r.IsPool || r.Spec.Target == group) && r.CallStartSeq > 0)
+        .Select(r => r.CallStartSeq)
+        .DefaultIfEmpty(long.MaxValue)
+        .Min();
+
     /// <summary>When an abandon of the pool, or of <paramref name="group"/>, began (a cancelled drain's cancellation); MaxValue if none did.</summary>
     public long AbandonBegan(int group) => Ledger.Shutdowns
         .Where(r => r.IsPool || r.Spec.Target == group)
@@ -31,7 +38,9 @@ internal sealed partial class ProgramRun
     {
         if (index == 0)
         {
-            return false;
+            // A Continuation item's one step is queued inside its queue call, by the antecedent's completion: once a
+            // shutdown of its pool or group had begun, the scheduler may refuse it, and it runs on the built-in pool.
+            return item.Spec.Kind == ItemKind.Continuation && step.OnThreadPool && ShutdownBegan(item.Group) < item.CallEndSeq;
         }
 
         long abandon = AbandonBegan(item.Group);

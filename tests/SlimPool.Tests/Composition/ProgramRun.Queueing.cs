@@ -185,6 +185,13 @@ internal sealed partial class ProgramRun
 
         if (spec.Kind == ItemKind.Continuation)
         {
+            // Refused, as the scheduler would refuse it, once the target began to shut down (a continuation of accepted
+            // work would still be taken through a drain; this one is new work).
+            if (((SlimPool.Async.ISchedulingTarget)(spec.Group < 0 ? Pool : Groups[spec.Group])).IsShutDown)
+            {
+                return false;
+            }
+
             TaskScheduler scheduler = spec.Group < 0 ? Pool.TaskScheduler : Groups[spec.Group].TaskScheduler;
             var antecedent = new TaskCompletionSource();
             _ = antecedent.Task.ContinueWith(static (_, state) => ((ItemRecord)state!).RunSync(), record, CancellationToken.None, TaskContinuationOptions.None, scheduler);
