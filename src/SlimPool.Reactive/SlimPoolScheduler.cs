@@ -63,6 +63,8 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
     /// <summary>
     /// How many timed actions (delayed items and periodic ticks) came due after the pool stopped accepting work, and so
     /// never ran. A bounded pool that is full only delays them: they are queued past the bound, as continuations are.
+    /// Actions for an absolute time are counted once, when the timer of Rx's queue first finds them due after the
+    /// shutdown; that queue keeps them and hands them back at a change of the system clock, which counts nothing again.
     /// </summary>
     public long RefusedCount => Interlocked.Read(ref _refusedCount);
 
@@ -118,8 +120,10 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
             // ends the process). Each action it carries runs in its own context (the absolute Schedule's wrapper).
             if (IsLocalSchedulersOwn(action))
             {
+                // Accepted as a continuation is, through a drain (it never queues itself again); refused, it stays in Rx's
+                // queue, which hands it back at the next change of the clock: not counted, as it may yet run.
                 var due = new ScheduledItem<TState>(this, state, action);
-                TryQueueDue(due, context: null); // refused: counted
+                _ = TryQueueFoundDue(due, context: null);
                 return due;
             }
 
@@ -150,17 +154,20 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
         }
 
         // That queue runs each item that comes due inside a pool item armed by whichever caller armed it, in that caller's
-        // context: each action runs in the one captured here instead, and one with none to run in (a pool that does not
-        // flow, a suppressed flow) in the context an item with none starts from there (a worker's own), not the other
-        // caller's. Inline, as part of the item that found it due: that item was accepted, and a drain runs it, an
-        // abandon hands it back.
+        // context: each action is queued from there as an item of its own instead, with the context captured here (none:
+        // the worker's own), named as itself, and accepted as the item that found it due was (through a drain). Refused
+        // (an abandon began, or the drain is over), it runs here, as part of that accepted item.
         ExecutionContext? context = CaptureDueContext();
         return base.Schedule((State: state, Action: action, Context: context), dueTime, static (scheduler, s) =>
         {
-            IDisposable? result = null;
-            ExecutionContext run = s.Context ?? ((SlimPoolScheduler)scheduler).CleanContextHere;
-            ExecutionContext.Run(run, _ => result = s.Action(scheduler, s.State), null);
-            return result!;
+            var self = (SlimPoolScheduler)scheduler;
+            var item = new ScheduledItem<TState>(self, s.State, s.Action);
+            if (!self.TryQueueFoundDue(item, s.Context))
+            {
+                ExecutionContext.Run(s.Context ?? self.CleanContextHere, static i => ((ScheduledItem<TState>)i!).Execute(), item);
+            }
+
+            return item;
         });
     }
 
@@ -227,6 +234,15 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
 
     // Where an action that carries no context runs when it runs inline here (see SlimThreadPool.CleanContextHere).
     private ExecutionContext CleanContextHere => _pool is ISchedulingTarget target ? target.Pool.CleanContextHere : SlimPool.Workers.ThreadContexts.Clean;
+
+    /// <summary>
+    /// Queues an item found due inside one of the pool's items (an absolute-time action, from the item of Rx's queue that
+    /// found it due) or by Rx's queue itself: on SlimPool's pools and groups as the pool's own continuations are, past a
+    /// bound and through a drain until its last look, since it continues accepted work and never queues itself again;
+    /// false once refused. Not counted in <see cref="RefusedCount"/>: the caller runs it, or Rx's queue keeps it.
+    /// </summary>
+    private bool TryQueueFoundDue(IWorkItem item, ExecutionContext? context) =>
+        _pool is ISchedulingTarget target ? target.TryEnqueue(item, null, context) : TryQueueIn(context, _pool, item);
 
     /// <summary>
     /// The context a timed action carries from its <c>Schedule</c> call to its due time: the caller's, on SlimPool's pools

@@ -1,11 +1,13 @@
 using System.Reactive.Concurrency;
 using System.Reactive.PlatformServices;
 using System.Reflection;
+using SlimPool.Reactive.Tests.Infrastructure;
 using SlimPool.Tests.Infrastructure;
 
 namespace SlimPool.Reactive.Tests;
 
 /// <summary>Rx's handling of a system clock change, on a scheduler whose pool has shut down.</summary>
+[Collection(ClockChangeCollection.Name)]
 public sealed class ClockChangeTests
 {
     /// <summary>

@@ -131,8 +131,11 @@ public sealed partial class SlimThreadPoolGroup
             {
                 reserved = await _pool.ReserveSlotAsync(wait.Token).ConfigureAwait(false);
             }
-            catch (OperationCanceledException) when (!cancellationToken.IsCancellationRequested)
+            catch (OperationCanceledException)
             {
+                // The caller's cancellation names the caller's token (as the pool's QueueAsync does), not the linked one;
+                // otherwise it was the group's shutdown.
+                cancellationToken.ThrowIfCancellationRequested();
                 throw NewShutDownException();
             }
         }

@@ -105,4 +105,27 @@ public sealed class QueueAsyncShutdownTests
         Assert.False(ran);
         Assert.True(pool.TryQueue(() => { }), "the slot the wait did not take is still the pool's");
     }
+
+    /// <summary>
+    /// QueueAsync cancelled by the caller's token while it waits for room: the exception carries the caller's token, so
+    /// <c>catch (OperationCanceledException e) when (e.CancellationToken == token)</c> matches (a group's carried the
+    /// token it linked with its shutdown's, before; found by an adversarial review).
+    /// </summary>
+    [Theory]
+    [MemberData(nameof(Targets))]
+    public async Task QueueAsync_CancelledByTheCallersTokenWhileWaiting_ExceptionCarriesTheCallersToken(bool toGroup)
+    {
+        using SlimThreadPool pool = TestPools.Create(workers: 1, options => options.BoundedCapacity = 1);
+        using var blocked = new BlockedWorkers(pool);
+        pool.Queue(() => { });
+        SlimThreadPoolGroup group = pool.CreateGroup();
+        using var cancellation = new CancellationTokenSource();
+        ValueTask waiting = toGroup ? group.QueueAsync(() => { }, cancellation.Token) : pool.QueueAsync(() => { }, cancellation.Token);
+        Assert.False(waiting.IsCompleted);
+
+        await cancellation.CancelAsync();
+
+        OperationCanceledException exception = await Assert.ThrowsAnyAsync<OperationCanceledException>(() => waiting.AsTask().WaitAsync(Bounded.Timeout));
+        Assert.Equal(cancellation.Token, exception.CancellationToken);
+    }
 }
