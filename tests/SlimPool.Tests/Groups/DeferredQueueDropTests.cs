@@ -7,8 +7,11 @@ namespace SlimPool.Tests.Groups;
 /// A group's empty queue is kept while the worker that ended its turn stays busy or briefly parked, and dropped once that
 /// worker has parked for <see cref="DeferredQueueDrops.KeepWhileParkedMilliseconds"/> or when more than
 /// <see cref="DeferredQueueDrops.Capacity"/> other groups ended a turn on it since: a busy serial queue is not remade for
-/// each item or each pause of its producer, and an idle pool keeps no queue for an idle group.
+/// each item or each pause of its producer, and an idle pool keeps no queue for an idle group. Alone: whether the worker
+/// parks between items that come every few milliseconds depends on its getting a core (a full parallel run kept it
+/// searching, never parked, for a whole second once).
 /// </summary>
+[Collection(RunsAloneCollection.Name)]
 public sealed class DeferredQueueDropTests
 {
     private static readonly Action<object?> s_signal = static state => ((CountdownEvent)state!).Signal();
