@@ -154,19 +154,19 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
         }
 
         // That queue runs each item that comes due inside a pool item armed by whichever caller armed it, in that caller's
-        // context: each action is queued from there as an item of its own instead, with the context captured here (none:
-        // the worker's own), named as itself, and accepted as the item that found it due was (through a drain). Refused
-        // (an abandon began, or the drain is over), it runs here, as part of that accepted item.
+        // context: each action runs there, in due-time order, as a part of that accepted item (a drain runs it, an abandon
+        // hands it back), but in the context captured here (none: the worker's own), and named as itself by the
+        // slow-item watch.
         ExecutionContext? context = CaptureDueContext();
         return base.Schedule((State: state, Action: action, Context: context), dueTime, static (scheduler, s) =>
         {
             var self = (SlimPoolScheduler)scheduler;
             var item = new ScheduledItem<TState>(self, s.State, s.Action);
-            if (!self.TryQueueFoundDue(item, s.Context))
+            ExecutionContext.Run(s.Context ?? self.CleanContextHere, static x =>
             {
-                ExecutionContext.Run(s.Context ?? self.CleanContextHere, static i => ((ScheduledItem<TState>)i!).Execute(), item);
-            }
-
+                var (owner, found) = ((SlimPoolScheduler, IWorkItem))x!;
+                owner.RunInside(found);
+            }, (self, (IWorkItem)item));
             return item;
         });
     }
@@ -235,11 +235,24 @@ public sealed class SlimPoolScheduler : LocalScheduler, ISchedulerPeriodic
     // Where an action that carries no context runs when it runs inline here (see SlimThreadPool.CleanContextHere).
     private ExecutionContext CleanContextHere => _pool is ISchedulingTarget target ? target.Pool.CleanContextHere : SlimPool.Workers.ThreadContexts.Clean;
 
+    // An absolute-time action, inside the item of Rx's queue that found it due: named as itself on SlimPool's pools.
+    private void RunInside(IWorkItem item)
+    {
+        if (_pool is ISchedulingTarget target)
+        {
+            target.Pool.RunNamedInside(item);
+        }
+        else
+        {
+            item.Execute();
+        }
+    }
+
     /// <summary>
-    /// Queues an item found due inside one of the pool's items (an absolute-time action, from the item of Rx's queue that
-    /// found it due) or by Rx's queue itself: on SlimPool's pools and groups as the pool's own continuations are, past a
-    /// bound and through a drain until its last look, since it continues accepted work and never queues itself again;
-    /// false once refused. Not counted in <see cref="RefusedCount"/>: the caller runs it, or Rx's queue keeps it.
+    /// Queues what Rx's queue for absolute times hands back once due: on SlimPool's pools and groups as the pool's own
+    /// continuations are, past a bound and through a drain until its last look, since it continues accepted work and
+    /// never queues itself again; false once refused. Not counted in <see cref="RefusedCount"/>: Rx's queue keeps it and
+    /// hands it back at the next change of the clock.
     /// </summary>
     private bool TryQueueFoundDue(IWorkItem item, ExecutionContext? context) =>
         _pool is ISchedulingTarget target ? target.TryEnqueue(item, null, context) : TryQueueIn(context, _pool, item);

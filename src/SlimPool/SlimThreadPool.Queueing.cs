@@ -150,6 +150,29 @@ public sealed partial class SlimThreadPool
     /// </summary>
     internal ExecutionContext CleanContextHere => CurrentWorker.CleanContextOf(_workerSet) ?? ThreadContexts.Clean;
 
+    /// <summary>
+    /// Runs <paramref name="item"/> here, inside the item running now, as a part of it (not counted apart), named as
+    /// itself by the slow-item watch while it runs and the outer item again after: an Rx action that the item of Rx's
+    /// queue for absolute times found due runs so, in due-time order, as itself.
+    /// </summary>
+    internal void RunNamedInside(IWorkItem item)
+    {
+        WorkerState? worker = OwnWorkerState;
+        bool naming = _slowItems is not null && worker is not null;
+        var outer = naming ? worker!.EnterNested(item, null) : default;
+        try
+        {
+            item.Execute();
+        }
+        finally
+        {
+            if (naming)
+            {
+                worker!.RestoreRunning(outer);
+            }
+        }
+    }
+
     // A full bounded Queue on one of this pool's workers runs the item here, as a worker would have run it
     // (WorkItemRunner.ExecuteNested: in the context it flowed with, else the worker's clean one), counted as the worker's,
     // and named as itself by the slow-item watch, the outer item again after.
