@@ -18,6 +18,28 @@ public sealed class AbsoluteTimeClockChangeTests
             .GetMethod("OnSystemClockChanged", BindingFlags.Static | BindingFlags.NonPublic | BindingFlags.Public)!
             .Invoke(null, [null, new SystemClockChangedEventArgs()]);
 
+    /// <summary>
+    /// An absolute-time action whose carrier (the item of Rx's queue) came due after the pool shut down stays in Rx's
+    /// queue, which hands it back as due at a system clock change (Rx reports one whenever its 1 s tick is 100 ms late, on
+    /// a loaded machine). That reached the pool's Queue, whose ObjectDisposedException on the timer thread ended the
+    /// process (a crashed test host, before).
+    /// </summary>
+    [Fact]
+    public async Task ClockChange_AfterShutdownWithAnAbsoluteActionStranded_DoesNotThrow()
+    {
+        SlimThreadPool pool = TestPools.Create(1);
+        var scheduler = pool.AsScheduler();
+        int ran = 0;
+        scheduler.Schedule(scheduler.Now + TimeSpan.FromMilliseconds(50), () => Interlocked.Increment(ref ran));
+        pool.Dispose();
+        await Task.Delay(300); // the carrier came due after the shutdown: refused and counted
+
+        Exception? thrown = Record.Exception(ClockChanged);
+
+        Assert.Null(thrown?.InnerException ?? thrown);
+        Assert.Equal(0, Volatile.Read(ref ran));
+    }
+
     // RefusedCount: "how many timed actions came due after the pool stopped accepting work". One action, stranded in
     // LocalScheduler's short-term queue after the shutdown, was counted again at every system clock change (4 after three).
     [Fact]
