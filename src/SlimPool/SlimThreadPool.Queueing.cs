@@ -231,9 +231,8 @@ public sealed partial class SlimThreadPool
             ThrowDisposed();
         }
 
-        if (!_publisher.TryPublish(callback, state, context))
+        if (!TryPublishHoldingSlot(callback, state, context))
         {
-            gate.Release();
             ThrowDisposed();
         }
     }
@@ -253,6 +252,18 @@ public sealed partial class SlimThreadPool
     private bool TryPublishHoldingSlot(object callback, object? state, bool preferLocal = true, WorkItemPriority priority = WorkItemPriority.Normal)
     {
         if (_publisher.TryPublish(callback, state, preferLocal, priority))
+        {
+            return true;
+        }
+
+        _gate?.Release();
+        return false;
+    }
+
+    // The same for an item whose context its caller captured earlier (a QueueAsync that waited for room).
+    private bool TryPublishHoldingSlot(object callback, object? state, ExecutionContext? context)
+    {
+        if (_publisher.TryPublish(callback, state, context))
         {
             return true;
         }

@@ -25,20 +25,13 @@ public sealed class TimedActionShutdownTests
         using SlimThreadPool pool = TestPools.Create(1, o => o.FlowExecutionContext = flow);
         var scheduler = pool.AsScheduler();
         using var go = new ManualResetEventSlim();
-        using var started = new ManualResetEventSlim();
-        pool.Queue(() => { started.Set(); go.Wait(Bounded.Timeout); });
-        Bounded.Wait(started, "the blocking item");
-        int relative = 0, absolute = 0;
-        scheduler.Schedule(TimeSpan.FromMilliseconds(20), () => Interlocked.Increment(ref relative));
-        scheduler.Schedule(scheduler.Now + TimeSpan.FromMilliseconds(20), () => Interlocked.Increment(ref absolute));
-        await Task.Delay(500); // both timers fired: their items wait behind the blocked one
-        Assert.Equal(2, pool.PendingWorkItemCount);
+        Ran ran = await BothDueBehindABlockedItem(pool, scheduler, go);
 
         Task<ShutdownResult> shutdown = pool.ShutdownAsync(ShutdownMode.Drain);
         go.Set();
         await shutdown.WaitAsync(Bounded.Timeout);
 
-        Assert.Equal((1, 1, 0L), (Volatile.Read(ref relative), Volatile.Read(ref absolute), scheduler.RefusedCount));
+        Assert.Equal((1, 1, 0L), (Volatile.Read(ref ran.Relative), Volatile.Read(ref ran.Absolute), scheduler.RefusedCount));
     }
 
     /// <summary>
@@ -53,14 +46,7 @@ public sealed class TimedActionShutdownTests
         using SlimThreadPool pool = TestPools.Create(1);
         var scheduler = pool.AsScheduler();
         using var go = new ManualResetEventSlim();
-        using var started = new ManualResetEventSlim();
-        pool.Queue(() => { started.Set(); go.Wait(Bounded.Timeout); });
-        Bounded.Wait(started, "the blocking item");
-        int relative = 0, absolute = 0;
-        scheduler.Schedule(TimeSpan.FromMilliseconds(20), () => Interlocked.Increment(ref relative));
-        scheduler.Schedule(scheduler.Now + TimeSpan.FromMilliseconds(20), () => Interlocked.Increment(ref absolute));
-        await Task.Delay(500);
-        Assert.Equal(2, pool.PendingWorkItemCount);
+        Ran ran = await BothDueBehindABlockedItem(pool, scheduler, go);
 
         Task<ShutdownResult> shutdown = pool.ShutdownAsync(ShutdownMode.Abandon);
         go.Set();
@@ -70,6 +56,27 @@ public sealed class TimedActionShutdownTests
             back.Run();
         }
 
-        Assert.Equal((1, 1, 0L), (Volatile.Read(ref relative), Volatile.Read(ref absolute), scheduler.RefusedCount));
+        Assert.Equal((1, 1, 0L), (Volatile.Read(ref ran.Relative), Volatile.Read(ref ran.Absolute), scheduler.RefusedCount));
+    }
+
+    // The pool's one worker blocked until `go`; then a relative-time and an absolute-time action, both come due (their
+    // items wait behind the blocked one) before this returns.
+    private static async Task<Ran> BothDueBehindABlockedItem(SlimThreadPool pool, SlimPoolScheduler scheduler, ManualResetEventSlim go)
+    {
+        using var started = new ManualResetEventSlim();
+        pool.Queue(() => { started.Set(); go.Wait(Bounded.Timeout); });
+        Bounded.Wait(started, "the blocking item");
+        var ran = new Ran();
+        scheduler.Schedule(TimeSpan.FromMilliseconds(20), () => Interlocked.Increment(ref ran.Relative));
+        scheduler.Schedule(scheduler.Now + TimeSpan.FromMilliseconds(20), () => Interlocked.Increment(ref ran.Absolute));
+        await Task.Delay(500); // both timers fired: their items wait behind the blocked one
+        Assert.Equal(2, pool.PendingWorkItemCount);
+        return ran;
+    }
+
+    private sealed class Ran
+    {
+        public int Relative;
+        public int Absolute;
     }
 }

@@ -8,8 +8,8 @@ namespace SlimPool.Async;
 /// </summary>
 /// <remarks>
 /// A pipe's continuation is the rest of someone's read or flush, so it is queued as the target's own continuations are
-/// (<see cref="ISchedulingTarget.TryEnqueue(object, object?)"/>, like <see cref="SlimSynchronizationContext.Post"/>): never refused or
-/// delayed for back-pressure, and with no wrapper (a queue entry holds the pipe's callback and state as given). One that
+/// (<see cref="ISchedulingTarget.TryEnqueue(object, object?, ExecutionContext?)"/>, with no context: it runs in its own,
+/// as on <see cref="PipeScheduler.ThreadPool"/>): never refused or delayed for back-pressure, and with no wrapper (a queue entry holds the pipe's callback and state as given). One that
 /// comes after the target stopped accepting work runs on the built-in thread pool, so the reader or writer waiting on
 /// it is never stranded and the pipe never sees an exception from the pool.
 /// </remarks>

@@ -8,6 +8,11 @@ internal sealed class GroupShutdown
 {
     private List<AbandonedWorkItem>? _abandoned;
 
+    // Made by the first QueueAsync that waits for the pool's room, under Lock; the shutdown cancels it after setting Task
+    // under Lock. So a waiter either takes the token before Task is set, and the cancellation after reaches it, or finds
+    // Task set and gets a cancelled token: none waits on past the group's close.
+    private CancellationTokenSource? _closing;
+
     /// <summary>
     /// The state every group shares that had nothing pending when it closed: it drained then, so no item can come
     /// (a continuation is refused once the group is marked drained) and an abandon has nothing to hand back. Read only:
@@ -26,9 +31,6 @@ internal sealed class GroupShutdown
 
     /// <summary>The shutdown's outcome, once begun (under <see cref="Lock"/>).</summary>
     public Task<ShutdownResult>? Task { get; set; }
-
-    // Made by the first QueueAsync that waits for the pool's room (under Lock), cancelled when the shutdown begins.
-    private CancellationTokenSource? _closing;
 
     /// <summary>
     /// A token cancelled once the group's shutdown has begun (at once if it has), for a <c>QueueAsync</c> that waits for
