@@ -63,9 +63,15 @@ internal static class ComposeGen
     {
         Gen<ScriptOp> item = Item(scope).Select(ScriptOp.Queue);
         Gen<ScriptOp> pause = Gen.Int[0, 3].Select(ScriptOp.Pause);
-        Gen<ScriptOp> op = scope.ProducerShutdowns
-            ? Gen.Frequency((12, item), (2, pause), (1, Shutdown(scope).Select(ScriptOp.ShutDown)))
-            : Gen.Frequency((12, item), (2, pause));
+        // A wait for idleness: the pool (−1) or a group (Normalize sends one for a missing group to the pool).
+        Gen<ScriptOp> idle = Gen.Int[-1, 2].Select(ScriptOp.WaitForIdle);
+        Gen<ScriptOp> op = (scope.ProducerShutdowns, scope.WaitsForIdle) switch
+        {
+            (true, true) => Gen.Frequency((12, item), (2, pause), (1, Shutdown(scope).Select(ScriptOp.ShutDown)), (1, idle)),
+            (true, false) => Gen.Frequency((12, item), (2, pause), (1, Shutdown(scope).Select(ScriptOp.ShutDown))),
+            (false, true) => Gen.Frequency((12, item), (2, pause), (1, idle)),
+            (false, false) => Gen.Frequency((12, item), (2, pause)),
+        };
 
         // A run of items for one target (the pool or a group) queued in one QueueBatch (or TryQueueBatch) call; Normalize
         // turns a kind that cannot be batched (a cancelled or async item) back into a single Queue, which ends the run.
@@ -149,6 +155,7 @@ internal static class ComposeGen
         ScriptOp[][] producers = [.. program.Producers.Select(script => script.Select(op =>
             op.Item is { } item ? ScriptOp.Queue(FixItem(item))
             : op.Shutdown is { } shutdown ? ScriptOp.ShutDown(FixShutdown(shutdown))
+            : op.IdleTarget is { } target ? ScriptOp.WaitForIdle(target < groups ? target : -1)
             : op).ToArray())];
         return program with
         {

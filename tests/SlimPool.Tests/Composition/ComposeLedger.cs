@@ -19,6 +19,9 @@ internal sealed class ComposeLedger
 
     public ConcurrentQueue<ShutdownRecord> Shutdowns { get; } = new();
 
+    /// <summary>The producers' waits for an idle pool or group.</summary>
+    public ConcurrentQueue<IdleWaitRecord> IdleWaits { get; } = new();
+
     /// <summary>The labels of the items whose exceptions the pool's UnhandledException callback received.</summary>
     public ConcurrentQueue<string> ReportedExceptions { get; } = new();
 

@@ -56,6 +56,9 @@ internal sealed record ComposeScope(string Name)
 
     public bool ControllerShutdown { get; init; } = true;
 
+    /// <summary>Whether producers' scripts may wait for <c>WaitForIdleAsync</c> of the pool or of a group.</summary>
+    public bool WaitsForIdle { get; init; } = true;
+
     /// <summary>Whether a shutdown may target a group (else only the pool).</summary>
     public bool GroupShutdowns { get; init; } = true;
 

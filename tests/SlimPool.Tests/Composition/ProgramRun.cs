@@ -198,6 +198,10 @@ internal sealed partial class ProgramRun
                 {
                     Shutdown(shutdown, isFinal: false);
                 }
+                else if (script[op].IdleTarget is { } target)
+                {
+                    WaitForIdle(target, ComposeProgram.Label(producer, op), name);
+                }
                 else
                 {
                     Pause(script[op].PauseMs);
@@ -207,6 +211,29 @@ internal sealed partial class ProgramRun
             {
                 Ledger.Surprises.Enqueue($"{ComposeProgram.Label(producer, op)}: {script[op].ToCSharp(ComposeProgram.Label(producer, op))} threw {exception.GetType().Name}: {exception.Message}");
             }
+        }
+    }
+
+    // The completion's sequence number is taken by a continuation that runs as the task completes, on the thread that
+    // completes it: every item that ended before then has a smaller end number (IdleChecks).
+    private void WaitForIdle(int target, string label, string producer)
+    {
+        var record = new IdleWaitRecord(producer, label, target, Ledger.Next());
+        Ledger.IdleWaits.Enqueue(record);
+        Task idle = target < 0 ? Pool.WaitForIdleAsync() : Groups[target].WaitForIdleAsync();
+        _ = idle.ContinueWith(
+            static (_, state) =>
+            {
+                (ComposeLedger ledger, IdleWaitRecord waited) = ((ComposeLedger, IdleWaitRecord))state!;
+                waited.OnCompleted(ledger.Next());
+            },
+            (Ledger, record),
+            CancellationToken.None,
+            TaskContinuationOptions.ExecuteSynchronously,
+            TaskScheduler.Default);
+        if (!idle.Wait(HangLimit))
+        {
+            Hangs.Enqueue($"{record.Describe()} did not complete within {HangLimit.TotalSeconds} s");
         }
     }
 

@@ -22,4 +22,5 @@ internal static class Promise
     public const string ComputeBoundThreads = "ComputeBoundWorkAddsAtMostOneThread";
     public const string HooksPairUp = "EachWorkerRunsItsStartAndExitHookOnce";
     public const string SparesBounded = "SparesComeOnlyForBlockingOrStarvation";
+    public const string IdleAfterEarlierItems = "WaitForIdleCompletesAfterTheCallersEarlierItems";
 }

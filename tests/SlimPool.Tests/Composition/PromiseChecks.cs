@@ -27,6 +27,7 @@ internal static class PromiseChecks
         violations.AddRange(ThreadChecks.HooksPairUp(run));
         violations.AddRange(ThreadChecks.SparesComeOnlyForBlocking(run));
         violations.AddRange(CountChecks.CountsEqualTheLedger(run));
+        violations.AddRange(IdleChecks.WaitForIdleCompletesAfterEarlierItems(run));
         return violations;
     }
 }
