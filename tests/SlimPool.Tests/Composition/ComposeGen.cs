@@ -103,7 +103,7 @@ internal static class ComposeGen
             {
                 int amountOfKind = kind switch
                 {
-                    ItemKind.Compute or ItemKind.Cancelled or ItemKind.Continuation => amount * 10,
+                    ItemKind.Compute or ItemKind.Cancelled or ItemKind.CancelledWhileQueued or ItemKind.Continuation => amount * 10,
                     ItemKind.Chain => scope.LongChains && longChain == 19 ? amount * 4_000 : 2 + (amount * 8),
                     ItemKind.Async => 1 + (amount % 3),
                     _ => amount,
@@ -141,9 +141,9 @@ internal static class ComposeGen
                 amount = group >= 0 && target >= 0 && target < group ? 0 : target + 1;
             }
 
-            bool prioritised = group < 0 && kind is not (ItemKind.Cancelled or ItemKind.Async or ItemKind.Continuation);
+            bool prioritised = group < 0 && kind is not (ItemKind.Cancelled or ItemKind.CancelledWhileQueued or ItemKind.Async or ItemKind.Continuation);
             WorkItemPriority priority = prioritised ? item.Priority : WorkItemPriority.Normal;
-            bool batchable = priority == WorkItemPriority.Normal && kind is not (ItemKind.Cancelled or ItemKind.Async or ItemKind.Continuation);
+            bool batchable = priority == WorkItemPriority.Normal && kind is not (ItemKind.Cancelled or ItemKind.CancelledWhileQueued or ItemKind.Async or ItemKind.Continuation);
             QueueShape shape = item.IsBatch && !batchable ? (item.IsTry ? QueueShape.TryQueue : QueueShape.Queue)
                 : item.Shape == QueueShape.QueueAsync && !batchable ? QueueShape.Queue // QueueAsync has no priority or item token
                 : item.Shape;

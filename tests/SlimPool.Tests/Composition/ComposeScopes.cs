@@ -119,7 +119,7 @@ internal static class ComposeScopes
     public static ComposeScope PriorityCounts { get; } = new("priorities and the pool's counts")
     {
         Bounded = false,
-        Kinds = [ItemKind.Compute, ItemKind.Block, ItemKind.Throw, ItemKind.Cancelled],
+        Kinds = [ItemKind.Compute, ItemKind.Block, ItemKind.Throw, ItemKind.Cancelled, ItemKind.CancelledWhileQueued],
         MaxGroups = 0,
         MaxProducers = 1,
         ProducerShutdowns = false,

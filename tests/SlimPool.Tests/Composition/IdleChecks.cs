@@ -28,6 +28,7 @@ internal static class IdleChecks
                 && item.CallEndSeq < wait.CallSeq
                 && (wait.IsPool || item.Group == wait.Target)
                 && item.Spec.Kind != ItemKind.Cancelled
+                && !(item.Spec.Kind == ItemKind.CancelledWhileQueued && item.Steps[0].Runs == 0) // skipped
                 && item.HandBacks == 0
                 && !(item.Steps[0].PoolRuns == 0 && run.AbandonBegan(item.Group) < completed) // may have come back (an async item's task is not its record)
                 && !(item.Spec.Kind == ItemKind.Continuation && run.ShutdownBegan(item.Group) < completed));

@@ -40,4 +40,11 @@ internal enum ItemKind
     /// and run on the built-in pool (<see cref="ProgramRun.MayBeRefusedContinuation"/>).
     /// </summary>
     Continuation,
+
+    /// <summary>
+    /// Queued with a live token that its producer cancels as soon as the queue call has queued it, racing the workers:
+    /// it runs once (a worker started it first) or is skipped and counted as cancelled once, never both; an abandon may
+    /// hand it back instead, once.
+    /// </summary>
+    CancelledWhileQueued,
 }

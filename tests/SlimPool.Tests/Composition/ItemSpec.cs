@@ -53,7 +53,7 @@ internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Prior
             ItemKind.Block => $"Block, Item(\"{label}\", ms: {Amount})",
             ItemKind.BlockHinted => $"BlockInRunBlocking, Item(\"{label}\", ms: {Amount})",
             ItemKind.Throw => $"Throw, Item(\"{label}\")",
-            ItemKind.Cancelled => $"Compute, Item(\"{label}\", us: {Amount})",
+            ItemKind.Cancelled or ItemKind.CancelledWhileQueued => $"Compute, Item(\"{label}\", us: {Amount})",
             ItemKind.Send => $"SendTo, Item(\"{label}\", to: {(SendTarget < 0 ? "pool" : $"g{SendTarget}")}.SynchronizationContext)",
             _ => $"Chain, Item(\"{label}\", steps: {Amount}, next: {(Group < 0 ? "pool" : "groups[(g + 1) % groups.Length]")}.{(Shape == QueueShape.QueueAsync ? "Queue" : method.Replace("Batch", string.Empty, StringComparison.Ordinal))}<Item>(Chain, next, preferLocal: true))",
         };
@@ -69,10 +69,14 @@ internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Prior
             body = $"{body[..comma]}, [{body[(comma + 2)..]}]";
         }
 
-        string extra = Kind == ItemKind.Cancelled
-            ? ", cancelledToken"
-            : Priority != WorkItemPriority.Normal ? $", WorkItemPriority.{Priority}" : string.Empty;
+        string extra = Kind switch
+        {
+            ItemKind.Cancelled => ", cancelledToken",
+            ItemKind.CancelledWhileQueued => ", cancelLater.Token",
+            _ => Priority != WorkItemPriority.Normal ? $", WorkItemPriority.{Priority}" : string.Empty,
+        };
         string wait = Shape == QueueShape.QueueAsync ? ".AsTask().Wait()" : string.Empty;
-        return string.Create(CultureInfo.InvariantCulture, $"{target}.{method}({body}{extra}){wait};");
+        string call = string.Create(CultureInfo.InvariantCulture, $"{target}.{method}({body}{extra}){wait};");
+        return Kind == ItemKind.CancelledWhileQueued ? $"{{ var cancelLater = new CancellationTokenSource(); {call} cancelLater.Cancel(); }}" : call;
     }
 }

@@ -54,7 +54,7 @@ internal static class LedgerChecks
             {
                 findings.Add($"{item.Label} ran on {ProgramRun.Where(item.Steps[0])} and was handed back too");
             }
-            else if (item.Steps[0].Runs == 0 && item.HandBacks == 0)
+            else if (item.Steps[0].Runs == 0 && item.HandBacks == 0 && item.Spec.Kind != ItemKind.CancelledWhileQueued)
             {
                 findings.Add($"{item.Label} was accepted (queue call returned at seq {item.CallEndSeq}) but never ran and never came back: lost");
             }

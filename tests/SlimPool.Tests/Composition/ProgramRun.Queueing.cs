@@ -203,6 +203,21 @@ internal sealed partial class ProgramRun
         }
 
         IThreadPool target = spec.Group < 0 ? Pool : Groups[spec.Group];
+        if (spec.Kind == ItemKind.CancelledWhileQueued)
+        {
+            // Not disposed: the item's registration on the token may outlive this call.
+            var cancel = new CancellationTokenSource();
+            bool accepted = spec.Shape switch
+            {
+                QueueShape.Queue => Queued(() => target.Queue(ItemRecord.RunState, record, cancel.Token)),
+                QueueShape.TryQueue => target.TryQueue(ItemRecord.RunState, record, cancel.Token),
+                QueueShape.QueueWorkItem => Queued(() => target.Queue(record, cancel.Token)),
+                _ => target.TryQueue(record, cancel.Token),
+            };
+            cancel.Cancel();
+            return accepted;
+        }
+
         if (spec.Kind == ItemKind.Cancelled)
         {
             return spec.Shape switch

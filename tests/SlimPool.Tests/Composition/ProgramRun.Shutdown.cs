@@ -226,9 +226,9 @@ internal sealed partial class ProgramRun
             {
                 asyncLeft += item.IsComplete || item.HandBacks > 0 || item.StoppedBecause is not null ? 0 : 1;
             }
-            else if (item.Steps[0].Runs == 0 && item.HandBacks == 0)
+            else if (item.Steps[0].Runs == 0 && item.HandBacks == 0 && item.Spec.Kind != ItemKind.CancelledWhileQueued)
             {
-                return false;
+                return false; // a CancelledWhileQueued item that never ran was skipped (CountChecks counts the skips)
             }
         }
 
