@@ -13,7 +13,10 @@ namespace SlimPool.Workers;
 /// opens at the same depth; and <see cref="EndOfItem"/> closes whatever the item left open: the worker is no longer
 /// blocked once the item that blocked it has returned. A spare that retired is no longer counted live, so a scope its
 /// exit hook opens is not counted blocked either (<see cref="OnRetired"/>): counted, it left the live workers one short
-/// of covering it, which started a spare that retired and ran the same hook, one thread an idle timeout for ever.
+/// of covering it, which started a spare that retired and ran the same hook, one thread an idle timeout for ever. Nor is a
+/// scope the start hook opens, before the worker runs any item (<see cref="InLoop"/>): counted, it left the live workers
+/// one short of covering a worker that serves nothing yet, and the spare started for it ran the same hook, one spare
+/// after another for as long as the hooks blocked.
 /// </remarks>
 internal sealed class WorkerBlockingState(WorkerSet workers)
 {
@@ -21,13 +24,18 @@ internal sealed class WorkerBlockingState(WorkerSet workers)
     private long _serial;                   // the last serial given to a scope: serials only grow
     private long[] _serialAt = new long[4]; // [depth]: the serial of the scope open at that depth (1 to _depth)
     private bool _inLoop;                   // between the worker's thread hooks: its scopes are items' (WorkerSet.OnBlocked)
+    private bool _loopStarted;              // the start hook has returned: scopes from now on are counted (see the remarks)
     private bool _counted;                  // the outermost open scope is counted in WorkerSet's blocked count
     private bool _retired;                  // the spare has retired: its scopes are counted no more
 
     /// <summary>The worker runs items from now on (after its start hook), or no longer (before its exit hook).</summary>
     public bool InLoop
     {
-        set => _inLoop = value;
+        set
+        {
+            _inLoop = value;
+            _loopStarted |= value;
+        }
     }
 
     /// <summary>The last serial given to a scope: read before an item runs inside another (<see cref="EndOfNestedItem"/>).</summary>
@@ -47,7 +55,7 @@ internal sealed class WorkerBlockingState(WorkerSet workers)
 
         long serial = ++_serial;
         _serialAt[depth] = serial;
-        if (depth == 1 && !_retired)
+        if (depth == 1 && _loopStarted && !_retired)
         {
             _counted = true;
             workers.OnBlocked(inItem: _inLoop);

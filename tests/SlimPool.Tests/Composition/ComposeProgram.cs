@@ -24,7 +24,7 @@ internal sealed record ComposeProgram(PoolSpec Pool, GroupSpec[] Groups, ScriptO
         text.AppendLine("// between steps, SendTo calls Send on a SynchronizationContext with a callback that is an Item of its own. Local is an AsyncLocal<string> each item reads. RunAndTakeBack waits and runs what came back.");
         if (Pool.ThreadHooks)
         {
-            text.AppendLine("// hooks: OnStart sets HookLocal (an AsyncLocal<string>) to the pool's name; OnExit sleeps 1 ms inside pool.EnterBlocking().");
+            text.AppendLine("// hooks: OnStart sets HookLocal (an AsyncLocal<string>) to the pool's name, and on a spare sleeps 1 ms inside pool.EnterBlocking(); OnExit sleeps 1 ms inside pool.EnterBlocking().");
         }
 
         text.AppendLine($"using var pool = new SlimThreadPool({Pool});");

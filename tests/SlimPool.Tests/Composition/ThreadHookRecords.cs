@@ -5,8 +5,9 @@ namespace SlimPool.Tests.Composition;
 /// <summary>
 /// The pool's <c>OnThreadStart</c> and <c>OnThreadExit</c> hooks for a program that sets them, and what they saw. The start
 /// hook sets <see cref="ProgramRun.HookLocal"/> to the pool's name (the baseline every item queued without a context
-/// starts from); the exit hook opens a blocking scope and sleeps in it (the unkind exit hook: a scope that is no item's,
-/// opened by a spare that is leaving or a worker that a shutdown let go). Each thread's starts, exits and their sequence
+/// starts from) and, on a thread started once the pool was made (a spare), opens a blocking scope and sleeps in it; the
+/// exit hook does the same (the unkind hooks: scopes that are no item's, opened by a spare that is starting or leaving,
+/// or a worker that a shutdown let go). Each thread's starts, exits and their sequence
 /// numbers are kept for <see cref="ThreadChecks"/>.
 /// </summary>
 internal sealed class ThreadHookRecords(ComposeLedger ledger, string poolName)
@@ -44,6 +45,7 @@ internal sealed class ThreadHookRecords(ComposeLedger ledger, string poolName)
         }
 
         ProgramRun.HookLocal.Value = poolName;
+        SleepInABlockingScope();
     }
 
     public void OnExit(int index)
@@ -55,6 +57,12 @@ internal sealed class ThreadHookRecords(ComposeLedger ledger, string poolName)
             return;
         }
 
+        SleepInABlockingScope();
+        record.Exited(index, ledger.Next());
+    }
+
+    private void SleepInABlockingScope()
+    {
         if (Volatile.Read(ref _pool) is { } pool)
         {
             using (pool.EnterBlocking())
@@ -62,7 +70,5 @@ internal sealed class ThreadHookRecords(ComposeLedger ledger, string poolName)
                 Thread.Sleep(1);
             }
         }
-
-        record.Exited(index, ledger.Next());
     }
 }

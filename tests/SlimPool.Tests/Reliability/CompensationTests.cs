@@ -182,6 +182,44 @@ public sealed class CompensationTests
         Assert.Equal(1, live);
     }
 
+    // A start hook that does blocking set-up inside a scope (a connection, a file), before its worker runs any item: counted
+    // blocked, it left the live workers one short of covering it and started a spare, whose own start hook did the same:
+    // 91 to 180 threads in half a second on a pool of 2 with no item queued (found by an adversarial hunt).
+    [Theory]
+    [InlineData(IdleWaitKind.SpinThenPark)]
+    [InlineData(IdleWaitKind.AutoResetEvent)]
+    public void OnThreadStart_HookBlocksInsideAScope_StartsNoSpare(IdleWaitKind idleWait)
+    {
+        var started = new System.Collections.Concurrent.ConcurrentDictionary<int, bool>();
+        SlimThreadPool? hooked = null;
+        using var ready = new ManualResetEventSlim();
+        SlimThreadPool pool = TestPools.Create(workers: 2, o =>
+        {
+            o.IdleWait = idleWait;
+            o.SpareWorkerIdleTimeout = TimeSpan.FromSeconds(30); // spares stay: every thread ever started is counted
+            o.OnThreadStart = _ =>
+            {
+                started[Environment.CurrentManagedThreadId] = true;
+                ready.Wait(Bounded.Timeout);
+                using (Volatile.Read(ref hooked)?.EnterBlocking())
+                {
+                    Thread.Sleep(20);
+                }
+            };
+        });
+        Volatile.Write(ref hooked, pool);
+        ready.Set();
+
+        Thread.Sleep(300); // no item is ever queued
+        int threads = started.Count;
+        int live = pool.LiveWorkerCount;
+        Volatile.Write(ref hooked, null); // ends a chain, so that a failure does not outlive the test
+        Bounded.Run(pool.Dispose, "Dispose");
+
+        Assert.True(threads <= 2, $"no item was queued, yet {threads} threads ran the start hook ({live} live) on a pool of 2 workers");
+        Assert.Equal(2, live);
+    }
+
     [Fact]
     public void SpareWorker_AfterTheBlockingEnds_StillRetires()
     {
