@@ -158,7 +158,9 @@ internal sealed class SlowItemWatch
             int nestings = state.Nestings;
             if (!ReferenceEquals(slot.State, state) || slot.BusyChanges != changes || slot.Completed != completed || slot.Nestings != nestings)
             {
-                slot = new Slot(state, changes, completed, nestings, now);
+                // Another item, or the same one again once an item it ran inside it returned: timed from now, unless
+                // it was reported before that item (the worker carried the mark over: WorkerState.RestoreRunning).
+                slot = new Slot(state, changes, completed, nestings, now) { Reported = state.WasReported(changes, completed, nestings) };
                 nextDeadline = Math.Min(nextDeadline, now + _thresholdTicks);
                 continue;
             }
@@ -186,6 +188,7 @@ internal sealed class SlowItemWatch
             }
 
             slot.Reported = true;
+            state.OnReported(changes, completed, nestings);
             Interlocked.Increment(ref _reported);
             if (item is not null)
             {

@@ -449,17 +449,22 @@ internal sealed class ShutdownCoordinator
 
     // An item run here, off the worker loop, counted as the workers count theirs (ItemAccounting), and run as a worker
     // runs it (WorkItemRunner.ExecuteNested): in the context it flowed, or in a clean one (the caller's AsyncLocal values
-    // are not the item's producer's; a group's turn takes the same context as its baseline).
+    // are not the item's producer's; a group's turn takes the same context as its baseline). On one of the pool's own
+    // workers (its Dispose, called from an item) it is an item run inside that item: the slow-item watch times it on its
+    // own and names it as itself, then the outer item again (WorkerState.EnterNested), as for an item run inline.
     private void Run(in QueuedWorkItem item)
     {
         ShutdownCoordinator? outer = t_runningLeftovers;
         t_runningLeftovers = this;
+        WorkerState? worker = CurrentWorker.StateOf(_workers);
+        var outerItem = worker?.EnterNested(item.StoredCallback, item.StoredState) ?? default;
         try
         {
             _runner.ExecuteNested(item, item.Context ?? CurrentWorker.CleanContextOf(_workers) ?? ThreadContexts.Clean, _workersContext);
         }
         finally
         {
+            worker?.RestoreRunning(outerItem);
             t_runningLeftovers = outer;
         }
 

@@ -23,6 +23,10 @@ internal static class CurrentWorker
     /// <summary>The current worker's slot state (its completed count), or null off every pool.</summary>
     public static WorkerState? State => PoolThreadLocals.Current?.State;
 
+    /// <summary>The current worker's slot state if the current thread is one of the workers <paramref name="workers"/> are, else null.</summary>
+    public static WorkerState? StateOf(WorkerSet workers) =>
+        PoolThreadLocals.Current is { } locals && locals.Workers == workers ? locals.State : null;
+
     /// <summary>The current worker's slot state if the current thread is one of <paramref name="pool"/>'s workers, else null.</summary>
     public static WorkerState? StateOn(SlimThreadPool pool) => PoolThreadLocals.Current?.StateOn(pool);
 

@@ -28,6 +28,7 @@ internal sealed class WorkerState
     private object? _runningState;
     private SlimThreadPoolGroup? _runningGroup;
     private int _nestings; // items run inside the running one, entered and left (slow-item watch); the worker's alone
+    private ReportedItem? _reported; // the item the watch reported last, by the counts it ran at (see OnReported)
 
     /// <summary>
     /// The blocking scopes of the slot's worker, set by each occupant before its first item and read only on its own
@@ -111,23 +112,42 @@ internal sealed class WorkerState
     /// The slot's worker only, while the slow-item watch is on: names an item run inside the running one (inline by a
     /// full bounded <c>Queue</c>, outside any group) and returns the outer item's names, for <see cref="RestoreRunning"/>.
     /// </summary>
-    public (object? Callback, object? State, SlimThreadPoolGroup? Group) EnterNested(object callback, object? state)
+    public (object? Callback, object? State, SlimThreadPoolGroup? Group, bool Reported) EnterNested(object callback, object? state)
     {
-        var outer = (_runningCallback, _runningState, _runningGroup);
+        var outer = (_runningCallback, _runningState, _runningGroup, WasReported(_busyChanges.Value, _completed.Value, _nestings));
         Volatile.Write(ref _nestings, _nestings + 1); // first: a watch that reads the names then this count again sees the change
         SetRunning(callback, state);
         SetRunningGroup(null);
         return outer;
     }
 
-    /// <summary>The slot's worker only: names the outer item again once the nested one returned.</summary>
-    public void RestoreRunning((object? Callback, object? State, SlimThreadPoolGroup? Group) outer)
+    /// <summary>
+    /// The slot's worker only: names the outer item again once the nested one returned. The watch times it afresh from
+    /// here (the counts changed); one it had reported stays reported, so it is not reported again.
+    /// </summary>
+    public void RestoreRunning((object? Callback, object? State, SlimThreadPoolGroup? Group, bool Reported) outer)
     {
         Volatile.Write(ref _nestings, _nestings + 1);
         Volatile.Write(ref _runningCallback, outer.Callback);
         Volatile.Write(ref _runningState, outer.State);
         SetRunningGroup(outer.Group);
+        if (outer.Reported)
+        {
+            OnReported(_busyChanges.Value, _completed.Value, _nestings);
+        }
     }
+
+    /// <summary>
+    /// The slow-item watch reported the item that runs while the slot's counts read (<paramref name="busyChanges"/>,
+    /// <paramref name="completed"/>, <paramref name="nestings"/>); the worker, when an item it ran inside that one
+    /// returns, marks it so again at its new counts. Counts only grow, so the mark names no other item.
+    /// </summary>
+    public void OnReported(long busyChanges, long completed, int nestings) =>
+        Volatile.Write(ref _reported, new ReportedItem(busyChanges, completed, nestings));
+
+    /// <summary>Whether the item that runs while the slot's counts read so was reported (<see cref="OnReported"/>).</summary>
+    public bool WasReported(long busyChanges, long completed, int nestings) =>
+        Volatile.Read(ref _reported) is { } reported && reported == new ReportedItem(busyChanges, completed, nestings);
 
     /// <summary>The slot's worker only: a user item finished (run by the worker loop, or inside a group's turn).</summary>
     public void OnItemCompleted() => Volatile.Write(ref _completed.Value, _completed.Value + 1);

@@ -39,8 +39,8 @@ internal static class CountChecks
             yield return new Violation(Promise.Counts, $"pool.UnhandledExceptionCount = {counts.Exceptions}; the ledger counts {threw} items that threw on the pool");
         }
 
-        // The slow-item watch reports items that ran on workers, each once (an item that ran another inline may be
-        // reported again after it): never more reports than steps the pool ran, and none with the watch off.
+        // The slow-item watch reports items that ran on workers, each once (an item run inside another is an item of its
+        // own): never more reports than steps the pool ran, and none with the watch off.
         long stepsRun = run.Ledger.Items.Sum(i => i.Steps.Sum(s => (long)s.PoolRuns)) + run.HarnessRuns;
         if (run.Program.Pool.FlightRecorder ? counts.Slow > stepsRun : counts.Slow != 0)
         {
