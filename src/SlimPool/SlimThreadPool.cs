@@ -92,7 +92,9 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
             _slowItems = new SlowItemWatch(_workerSet, options.SlowItemThreshold, _name);
         }
 
-        _shutdown = new ShutdownCoordinator(_queue, _runner, _workerSet, _idleWait, _guard, _gate, OnShutdownFinished, HandBackGroupItems, () => _publisher!.Lanes, _synchronizationContext);
+        // What the shutdown runs itself runs as the workers run their items: under the pool's context, or none.
+        SynchronizationContext? workersContext = options.UseSynchronizationContext ? _synchronizationContext : null;
+        _shutdown = new ShutdownCoordinator(_queue, _runner, _workerSet, _idleWait, _guard, _gate, OnShutdownFinished, HandBackGroupItems, () => _publisher!.Lanes, workersContext);
         _idle = new IdleTracker(_queue, _workerSet, _shutdown);
         (_meter, Histogram<double> queueWait, Action<TimeSpan> recordQueueWait, _durations) = CreateMetrics();
         _publisher = new Publisher(this, _queue, _idleWait, _guard, _shutdown, _gate, (queueWait, recordQueueWait), options.LowPriorityMaxDelay, namingItems: _slowItems is not null, options.FlowExecutionContext);

@@ -28,7 +28,7 @@ internal sealed class ShutdownCoordinator
     private readonly StarvationGuard? _guard;
     private readonly CapacityGate? _gate;
     private readonly Action _onFinished;
-    private readonly SynchronizationContext _workersContext; // what the pool's workers run their items under
+    private readonly SynchronizationContext? _workersContext; // what the pool's workers run their items under: the pool's, or none
     private readonly Action<List<AbandonedWorkItem>> _handBackGroups;
     private readonly Func<PriorityLanes?> _lanes;
 
@@ -54,7 +54,7 @@ internal sealed class ShutdownCoordinator
     /// <paramref name="handBackGroups"/> hands back what the pool's groups hold queued, in an abandon; <paramref name="lanes"/>
     /// reads the pool's priority lanes (null until the first High or Low item).
     /// </summary>
-    public ShutdownCoordinator(IWorkQueue queue, WorkItemRunner runner, WorkerSet workers, IdleWait idleWait, StarvationGuard? guard, CapacityGate? gate, Action onFinished, Action<List<AbandonedWorkItem>> handBackGroups, Func<PriorityLanes?> lanes, SynchronizationContext workersContext)
+    public ShutdownCoordinator(IWorkQueue queue, WorkItemRunner runner, WorkerSet workers, IdleWait idleWait, StarvationGuard? guard, CapacityGate? gate, Action onFinished, Action<List<AbandonedWorkItem>> handBackGroups, Func<PriorityLanes?> lanes, SynchronizationContext? workersContext)
     {
         _workersContext = workersContext;
         _handBackGroups = handBackGroups;
