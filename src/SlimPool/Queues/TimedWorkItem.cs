@@ -10,9 +10,10 @@ internal sealed class TimedWorkItem(object callback, object? state, Action<TimeS
 {
     private readonly long _queuedAt = Stopwatch.GetTimestamp();
 
-    public object Callback => callback is IWrappedWorkItem inner ? inner.Callback : callback;
+    // As the user queued it: through an inner wrapper, and an IThreadPoolWorkItem as itself (QueuedWorkItem.UserCallback).
+    public object Callback => new QueuedWorkItem(callback, state, context: null).UserCallback;
 
-    public object? State => callback is IWrappedWorkItem inner ? inner.State : state;
+    public object? State => new QueuedWorkItem(callback, state, context: null).UserState;
 
     public void ExecuteHandedBack()
     {
