@@ -19,12 +19,7 @@ public sealed class SlowItemNestingTests
     {
         string name = $"slow-inline-{Guid.NewGuid():N}";
         using var listener = new PoolEventListener(name);
-        using SlimThreadPool pool = TestPools.Create(1, o =>
-        {
-            o.MaxWorkers = 1;
-            o.BoundedCapacity = 1;
-            o.SlowItemThreshold = s_threshold;
-        }, name);
+        using SlimThreadPool pool = OneWatchedWorker(name, boundedCapacity: 1);
         using var done = new ManualResetEventSlim();
         pool.Queue(() =>
         {
@@ -47,11 +42,7 @@ public sealed class SlowItemNestingTests
     {
         string name = $"slow-dispose-{Guid.NewGuid():N}";
         using var listener = new PoolEventListener(name);
-        SlimThreadPool pool = TestPools.Create(1, o =>
-        {
-            o.MaxWorkers = 1;
-            o.SlowItemThreshold = s_threshold;
-        }, name);
+        SlimThreadPool pool = OneWatchedWorker(name);
         using var done = new ManualResetEventSlim();
         pool.Queue(() =>
         {
@@ -75,11 +66,7 @@ public sealed class SlowItemNestingTests
     {
         string name = $"slow-dispose2-{Guid.NewGuid():N}";
         using var listener = new PoolEventListener(name);
-        SlimThreadPool pool = TestPools.Create(1, o =>
-        {
-            o.MaxWorkers = 1;
-            o.SlowItemThreshold = s_threshold;
-        }, name);
+        SlimThreadPool pool = OneWatchedWorker(name);
         using var done = new ManualResetEventSlim();
         pool.Queue(() =>
         {
@@ -99,6 +86,14 @@ public sealed class SlowItemNestingTests
     }
 
     private static void SlowLeftover() => Thread.Sleep(8 * s_threshold);
+
+    // One worker and no spare, so every item runs on the one slot the watch looks at.
+    private static SlimThreadPool OneWatchedWorker(string name, int? boundedCapacity = null) => TestPools.Create(1, o =>
+    {
+        o.MaxWorkers = 1;
+        o.BoundedCapacity = boundedCapacity;
+        o.SlowItemThreshold = s_threshold;
+    }, name);
 
     // The event follows the count: wait a moment for it (bounded) before reading what was reported.
     private static string[] Names(PoolEventListener listener)
