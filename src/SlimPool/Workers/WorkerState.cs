@@ -23,7 +23,8 @@ internal sealed class WorkerState
     private PaddedLong _completed;
     private PaddedLong _busyChanges; // raised and lowered in turn, from 0 (idle); odd while busy
     private int _osThreadId;         // written once per occupant, before its first SetBusy; 0: unknown
-    // What the slot's worker runs, for the slow-item watch only (written only while it is on; see SetRunning).
+    // What the slot's worker runs, for the slow-item watch only (written while it is on, and around an item the shutdown
+    // runs on the worker, which puts back what was there; see SetRunning, EnterNested).
     private object? _runningCallback;
     private object? _runningState;
     private SlimThreadPoolGroup? _runningGroup;
@@ -109,8 +110,9 @@ internal sealed class WorkerState
     public void SetRunningGroup(SlimThreadPoolGroup? group) => Volatile.Write(ref _runningGroup, group);
 
     /// <summary>
-    /// The slot's worker only, while the slow-item watch is on: names an item run inside the running one (inline by a
-    /// full bounded <c>Queue</c>, outside any group) and returns the outer item's names, for <see cref="RestoreRunning"/>.
+    /// The slot's worker only: names an item run inside the running one (inline by a full bounded <c>Queue</c>, outside
+    /// any group, or by the pool's shutdown on this worker) and returns the outer item's names, for
+    /// <see cref="RestoreRunning"/>, which puts them back (null ones too, where the watch is off).
     /// </summary>
     public (object? Callback, object? State, SlimThreadPoolGroup? Group, bool Reported) EnterNested(object callback, object? state)
     {
