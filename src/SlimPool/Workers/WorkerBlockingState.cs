@@ -28,11 +28,21 @@ internal sealed class WorkerBlockingState(WorkerSet workers)
     private bool _counted;                  // the outermost open scope is counted in WorkerSet's blocked count
     private bool _retired;                  // the spare has retired: its scopes are counted no more
 
-    /// <summary>The worker runs items from now on (after its start hook), or no longer (before its exit hook).</summary>
+    /// <summary>
+    /// The worker runs items from now on (after its start hook), or no longer (before its exit hook). A scope the start
+    /// hook left open ends with the hook, as one an item leaves open ends with the item: uncounted, it would otherwise
+    /// hold the outermost depth, and the first item's own scopes, nested under it, would never be counted.
+    /// </summary>
     public bool InLoop
     {
         set
         {
+            if (value && !_loopStarted && _depth != 0)
+            {
+                Array.Clear(_serialAt, 1, _depth);
+                _depth = 0;
+            }
+
             _inLoop = value;
             _loopStarted |= value;
         }

@@ -220,6 +220,38 @@ public sealed class CompensationTests
         Assert.Equal(2, live);
     }
 
+    // A start hook that leaves its scope open (a dispose on another thread does nothing, so it can): uncounted, that scope
+    // kept the outermost depth, and the first item's own scope, nested under it, was never counted: no spare for an item
+    // that waits for one queued behind it (found by an adversarial review of the fix above).
+    [Fact]
+    public void BlockingItem_AfterAStartHookLeftAScopeOpen_StillGetsASpare()
+    {
+        SlimThreadPool? hooked = null;
+        var leaked = new System.Collections.Concurrent.ConcurrentBag<BlockingScope>();
+        using SlimThreadPool pool = TestPools.Create(workers: 1, o =>
+        {
+            o.StarvationTimeout = Timeout.InfiniteTimeSpan; // only the scope can bring the spare
+            o.OnThreadStart = _ =>
+            {
+                Bounded.Until(() => Volatile.Read(ref hooked) is not null, "the pool");
+                leaked.Add(hooked!.EnterBlocking()); // never disposed
+            };
+        });
+        Volatile.Write(ref hooked, pool);
+        using var second = new ManualResetEventSlim();
+        bool ran = false;
+        Bounded.Wait(pool.Run(() =>
+        {
+            using (pool.EnterBlocking())
+            {
+                pool.Queue(second.Set);
+                ran = second.Wait(TimeSpan.FromSeconds(3));
+            }
+        }), "the blocking item");
+
+        Assert.True(ran, $"a blocking item on a 1-worker pool waited 3 s for an item queued behind it: no spare (live {pool.LiveWorkerCount}, blocked {pool.BlockedWorkerCount})");
+    }
+
     [Fact]
     public void SpareWorker_AfterTheBlockingEnds_StillRetires()
     {
