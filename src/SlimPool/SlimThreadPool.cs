@@ -40,6 +40,7 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
     private readonly WorkItemRunner _runner;
     private readonly ShutdownCoordinator _shutdown;
     private readonly IdleTracker _idle;
+    private readonly LongRunningTasks _longRunning = new();
     private readonly StarvationGuard? _guard;
     private readonly SlowItemWatch? _slowItems;
     private readonly CapacityGate? _gate; // back-pressure (BoundedCapacity); null when unbounded: one null test
@@ -94,8 +95,8 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
 
         // What the shutdown runs itself runs as the workers run their items: under the pool's context, or none.
         SynchronizationContext? workersContext = options.UseSynchronizationContext ? _synchronizationContext : null;
-        _shutdown = new ShutdownCoordinator(_queue, _runner, _workerSet, _idleWait, _guard, _gate, OnShutdownFinished, HandBackGroupItems, () => _publisher!.Lanes, workersContext);
-        _idle = new IdleTracker(_queue, _workerSet, _shutdown);
+        _shutdown = new ShutdownCoordinator(_queue, _runner, _workerSet, _idleWait, _guard, _gate, OnShutdownFinished, HandBackGroupItems, () => _publisher!.Lanes, workersContext, _longRunning);
+        _idle = new IdleTracker(_queue, _workerSet, _shutdown, _longRunning);
         (_meter, Histogram<double> queueWait, Action<TimeSpan> recordQueueWait, _durations) = CreateMetrics();
         _publisher = new Publisher(this, _queue, _idleWait, _guard, _shutdown, _gate, (queueWait, recordQueueWait), options.LowPriorityMaxDelay, namingItems: _slowItems is not null, options.FlowExecutionContext);
         _loop = new WorkerLoop(this, options, _publisher, _queue, _gate, _idleWait, _workerSet, _runner, _shutdown, _idle, _synchronizationContext);
@@ -217,6 +218,15 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
 
     /// <summary>Idleness, for <see cref="WaitForIdleAsync"/> and the scheduler's long-running tasks.</summary>
     internal IdleTracker Idle => _idle;
+
+    /// <summary>The long-running tasks of the pool's TaskScheduler, each on a thread of its own.</summary>
+    internal LongRunningTasks LongRunning => _longRunning;
+
+    /// <summary>
+    /// Whether a long-running task is refused: an abandon has begun, or the shutdown's last look is over, whatever thread
+    /// asks (unlike <see cref="IsClosedToContinuations"/>: the shutdown waits for these tasks once, after that look).
+    /// </summary>
+    internal bool IsClosedToLongRunning => _shutdown.IsShutDown && (_shutdown.IsAbandoning || _shutdown.IsPastLastLook);
 
     private static IWorkQueue CreateQueue(SlimThreadPoolOptions options)
     {

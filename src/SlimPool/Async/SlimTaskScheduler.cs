@@ -97,23 +97,30 @@ internal sealed class SlimTaskScheduler : TaskScheduler
         // A group's long-running task is one of its items like any other: a thread of its own would escape the group's
         // concurrency limit.
         // A long-running task the pool no longer accepts is refused below, as every other task is.
-        if ((task.CreationOptions & TaskCreationOptions.LongRunning) != 0 && _target is SlimThreadPool pool && !pool.IsClosedToContinuations)
+        if ((task.CreationOptions & TaskCreationOptions.LongRunning) != 0 && _target is SlimThreadPool pool
+            && pool.LongRunning.TryAccept(() => pool.IsClosedToLongRunning))
         {
             // A long-running task would hold a worker; give it a thread of its own, as the default scheduler does. It is
             // the pool's work like any other task: counted as an item once it returns, before it stops counting as the
-            // pool's work (WaitForIdleAsync), so a waiter that sees the pool idle sees the count too.
-            pool.Idle.OnLongRunningStarting();
+            // pool's work (WaitForIdleAsync, and the shutdown, which waits for it: LongRunningTasks), so whoever sees it
+            // gone sees the count too.
             new Thread(static state =>
             {
                 var (scheduler, longRunning) = ((SlimTaskScheduler, Task))state!;
                 SlimThreadPool owner = scheduler._target.Pool;
-                try
+                bool last = owner.LongRunning.Run(() =>
                 {
-                    scheduler.TryExecuteTask(longRunning);
-                }
-                finally
+                    try
+                    {
+                        scheduler.TryExecuteTask(longRunning);
+                    }
+                    finally
+                    {
+                        owner.OnItemCompleted(null);
+                    }
+                });
+                if (last)
                 {
-                    owner.OnItemCompleted(null);
                     owner.Idle.OnLongRunningFinished();
                 }
             })

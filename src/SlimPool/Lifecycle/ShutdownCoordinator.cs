@@ -1,3 +1,4 @@
+using SlimPool.Async;
 using SlimPool.Groups;
 using SlimPool.Queues;
 using SlimPool.Scheduling;
@@ -29,6 +30,7 @@ internal sealed class ShutdownCoordinator
     private readonly CapacityGate? _gate;
     private readonly Action _onFinished;
     private readonly SynchronizationContext? _workersContext; // what the pool's workers run their items under: the pool's, or none
+    private readonly LongRunningTasks _longRunning;           // the scheduler's tasks on threads of their own: waited for like running items
     private readonly Action<List<AbandonedWorkItem>> _handBackGroups;
     private readonly Func<PriorityLanes?> _lanes;
 
@@ -54,9 +56,10 @@ internal sealed class ShutdownCoordinator
     /// <paramref name="handBackGroups"/> hands back what the pool's groups hold queued, in an abandon; <paramref name="lanes"/>
     /// reads the pool's priority lanes (null until the first High or Low item).
     /// </summary>
-    public ShutdownCoordinator(IWorkQueue queue, WorkItemRunner runner, WorkerSet workers, IdleWait idleWait, StarvationGuard? guard, CapacityGate? gate, Action onFinished, Action<List<AbandonedWorkItem>> handBackGroups, Func<PriorityLanes?> lanes, SynchronizationContext? workersContext)
+    public ShutdownCoordinator(IWorkQueue queue, WorkItemRunner runner, WorkerSet workers, IdleWait idleWait, StarvationGuard? guard, CapacityGate? gate, Action onFinished, Action<List<AbandonedWorkItem>> handBackGroups, Func<PriorityLanes?> lanes, SynchronizationContext? workersContext, LongRunningTasks longRunning)
     {
         _workersContext = workersContext;
+        _longRunning = longRunning;
         _handBackGroups = handBackGroups;
         _lanes = lanes;
         _queue = queue;
@@ -160,9 +163,9 @@ internal sealed class ShutdownCoordinator
     public void Dispose(bool onOwnWorker)
     {
         Begin();
-        if (t_runningLeftovers == this)
+        if (t_runningLeftovers == this || _longRunning.IsRunningOnCurrentThread)
         {
-            return;
+            return; // the finish waits for this thread's item (a long-running task: see FinishShutdown)
         }
 
         if (onOwnWorker)
@@ -181,7 +184,7 @@ internal sealed class ShutdownCoordinator
     public async ValueTask DisposeAsync(bool onOwnWorker)
     {
         Task<ShutdownResult> shutdown = Begin();
-        if (t_runningLeftovers == this)
+        if (t_runningLeftovers == this || _longRunning.IsRunningOnCurrentThread)
         {
             return;
         }
@@ -368,6 +371,11 @@ internal sealed class ShutdownCoordinator
                 TakeLeftovers(abandon, abandoned);
                 done = new ShutdownResult(abandon ? ShutdownMode.Abandon : ShutdownMode.Drain, abandoned, runningWorkItemCount: 0);
             }
+
+            // The scheduler's long-running tasks are the pool's running items too, on threads of their own: past the last
+            // look (_finished set) none is accepted any more, so this waits for a known set (LongRunningTasks' remarks),
+            // as the join above waited for the workers' items. One of them calling Dispose does not wait here.
+            _longRunning.WhenAllReturned().Wait();
 
             Volatile.Write(ref _shutdownResult, done);
 

@@ -19,16 +19,15 @@ namespace SlimPool.Workers;
 /// first look and until after its last item (<see cref="ShutdownCoordinator.IsRunningItems"/>); the finish completes every
 /// waiter when it is done, and a worker's Dispose runs inside that worker's item, whose flag is up meanwhile.</para>
 /// <para>Long-running tasks from the pool's TaskScheduler run on threads of their own: they count in
-/// <c>_longRunning</c> from before they are started until they return, and the one that brings it to 0 pairs with
+/// <see cref="Async.LongRunningTasks"/> from before they are started until they return, and the one that brings it to 0 pairs with
 /// the waiters the same way a worker lowering its flag does. The count is read before the looks: a task publishes what
 /// it queues before its decrement, so a 0 read first means its items are in the queue, or taken by a worker whose
 /// flag is up, by the looks that follow; and again after them, for a task started by an item of a worker read
 /// busy-then-idle meanwhile.</para>
 /// </remarks>
-internal sealed class IdleTracker(IWorkQueue queue, WorkerSet workers, ShutdownCoordinator shutdown)
+internal sealed class IdleTracker(IWorkQueue queue, WorkerSet workers, ShutdownCoordinator shutdown, Async.LongRunningTasks longRunning)
 {
     private readonly IdleWaiters _waiters = new();
-    private int _longRunning;  // long-running tasks started and not yet returned
 
     public Task WaitForIdleAsync(CancellationToken cancellationToken) => _waiters.WaitAsync(IsIdleNow, cancellationToken);
 
@@ -45,17 +44,8 @@ internal sealed class IdleTracker(IWorkQueue queue, WorkerSet workers, ShutdownC
         }
     }
 
-    /// <summary>A long-running task of the pool's scheduler is about to start on a thread of its own.</summary>
-    public void OnLongRunningStarting() => Interlocked.Increment(ref _longRunning);
-
-    /// <summary>A long-running task has returned. The decrement is a full fence before the read of the waiter count.</summary>
-    public void OnLongRunningFinished()
-    {
-        if (Interlocked.Decrement(ref _longRunning) == 0)
-        {
-            OnWorkerIdle();
-        }
-    }
+    /// <summary>The last long-running task running has returned; its decrement was a full fence before the read of the waiter count.</summary>
+    public void OnLongRunningFinished() => OnWorkerIdle();
 
     /// <summary>Completes every waiter: the pool has shut down.</summary>
     public void CompleteWaiters() => _waiters.CompleteAll();
@@ -67,7 +57,7 @@ internal sealed class IdleTracker(IWorkQueue queue, WorkerSet workers, ShutdownC
             return true;
         }
 
-        if (Volatile.Read(ref _longRunning) != 0 || shutdown.IsRunningItems)
+        if (longRunning.Count != 0 || shutdown.IsRunningItems)
         {
             return false;
         }
@@ -76,7 +66,7 @@ internal sealed class IdleTracker(IWorkQueue queue, WorkerSet workers, ShutdownC
         return changes >= 0
             && queue.IsEmpty
             && workers.BusyChangesIfNoneBusy() == changes
-            && Volatile.Read(ref _longRunning) == 0
+            && longRunning.Count == 0
             && !shutdown.IsRunningItems;
     }
 }
