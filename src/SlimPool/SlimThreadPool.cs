@@ -223,10 +223,10 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
     internal LongRunningTasks LongRunning => _longRunning;
 
     /// <summary>
-    /// Whether a long-running task is refused: an abandon has begun, or the shutdown's last look is over, whatever thread
-    /// asks (unlike <see cref="IsClosedToContinuations"/>: the shutdown waits for these tasks once, after that look).
+    /// Whether a long-running task is refused (it then runs on the built-in pool): once the shutdown has begun, whatever
+    /// thread asks. The shutdown waits for those it accepted before, outside its own lock (LongRunningTasks).
     /// </summary>
-    internal bool IsClosedToLongRunning => _shutdown.IsShutDown && (_shutdown.IsAbandoning || _shutdown.IsPastLastLook);
+    internal bool IsClosedToLongRunning => _shutdown.IsShutDown;
 
     private static IWorkQueue CreateQueue(SlimThreadPoolOptions options)
     {

@@ -3,24 +3,24 @@ namespace SlimPool.Async;
 /// <summary>
 /// The long-running tasks of a pool's TaskScheduler, each on a thread of its own: counted from their acceptance until they
 /// return. They are the pool's work: <c>WaitForIdleAsync</c> waits for them (<see cref="Workers.IdleTracker"/>), and so
-/// does the pool's shutdown, once it no longer accepts them (<see cref="WhenAllReturned"/>), as it waits for the items its
-/// workers run.
+/// does the pool's shutdown, which accepts none once it has begun (<see cref="WaitForOthers"/>), as it waits for the items
+/// its workers run.
 /// </summary>
 /// <remarks>
 /// Acceptance and the shutdown's wait meet under one lock: <see cref="TryAccept"/> reads the pool's state under it, and
-/// the shutdown closes the pool to such tasks before it takes it in <see cref="WhenAllReturned"/>; so a task is either
-/// refused or counted before the wait reads the count (no thread named after the pool starts after the shutdown
-/// returned). The count changes with interlocked operations, full fences that <see cref="Workers.IdleTracker"/> pairs with.
+/// the shutdown has begun before it takes it in <see cref="WaitForOthers"/>; so a task is either refused or counted
+/// before the wait reads the count (no thread named after the pool starts after the shutdown returned). The wait holds
+/// no other lock of the shutdown's: a task may call the shutdown meanwhile (a cancelled one returns its early result).
+/// The count changes with interlocked operations, full fences that <see cref="Workers.IdleTracker"/> pairs with.
 /// </remarks>
 internal sealed class LongRunningTasks
 {
-    // The tasks whose one the current thread runs: a shutdown called there does not wait for that one (it is the caller).
+    // The tasks whose one the current thread runs: a shutdown finished there does not wait for that one (it is the caller).
     [ThreadStatic]
     private static LongRunningTasks? t_running;
 
-    private readonly Lock _lock = new();
-    private int _count;                          // accepted and not yet returned
-    private TaskCompletionSource? _allReturned;  // made by a shutdown that waits; completed by the last return (under _lock)
+    private readonly object _lock = new(); // a monitor: the shutdown's wait is Monitor.Wait, each return a PulseAll
+    private int _count;                    // accepted and not yet returned
 
     /// <summary>The number of tasks accepted and not yet returned.</summary>
     public int Count => Volatile.Read(ref _count);
@@ -56,44 +56,31 @@ internal sealed class LongRunningTasks
         finally
         {
             t_running = null;
-            last = Returned(); // even if it threw: a task counted in for ever would hold the shutdown for ever
-        }
-
-        return last;
-    }
-
-    // Counts a task out; the last one completes the shutdown's wait, if one is made.
-    private bool Returned()
-    {
-        TaskCompletionSource? allReturned = null;
-        bool last;
-        lock (_lock)
-        {
-            last = Interlocked.Decrement(ref _count) == 0;
-            if (last)
+            lock (_lock)
             {
-                (allReturned, _allReturned) = (_allReturned, null);
+                // Even if it threw: a task counted in for ever would hold the shutdown for ever.
+                last = Interlocked.Decrement(ref _count) == 0;
+                Monitor.PulseAll(_lock);
             }
         }
 
-        allReturned?.TrySetResult();
         return last;
     }
 
     /// <summary>
-    /// Completes once every accepted task has returned; call it once the pool accepts no more (see the remarks). On the
-    /// thread of one of these tasks it does not wait (that task is the caller, and the others may wait for it).
+    /// Blocks until every accepted task has returned but the one the current thread runs, if any (a Dispose there, which
+    /// finishes the shutdown on that thread: it may not return until this does); call it once the pool accepts no more
+    /// (see the remarks).
     /// </summary>
-    public Task WhenAllReturned()
+    public void WaitForOthers()
     {
         lock (_lock)
         {
-            if (_count == 0 || t_running == this)
+            int own = t_running == this ? 1 : 0;
+            while (_count > own)
             {
-                return Task.CompletedTask;
+                Monitor.Wait(_lock);
             }
-
-            return (_allReturned ??= new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously)).Task;
         }
     }
 }

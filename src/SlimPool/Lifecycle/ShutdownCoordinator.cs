@@ -315,7 +315,13 @@ internal sealed class ShutdownCoordinator
         try
         {
             await _stopped.Task.ConfigureAwait(false);
-            _finishedResult.TrySetResult(FinishShutdown());
+
+            // The workers may have exited already, and then this runs on the caller's thread. On a long-running task of the
+            // pool's the finish would wait there for the other long-running tasks (FinishShutdown), which may be waiting
+            // for this one: it runs on the built-in pool instead, where it waits for all of them.
+            _finishedResult.TrySetResult(_longRunning.IsRunningOnCurrentThread
+                ? await Task.Run(FinishShutdown).ConfigureAwait(false)
+                : FinishShutdown());
         }
         catch (Exception e)
         {
@@ -327,6 +333,11 @@ internal sealed class ShutdownCoordinator
     // worker left, the queue holds only items that no one else will take: run them (drain) or hand them back (abandon).
     private ShutdownResult FinishShutdown()
     {
+        // The scheduler's long-running tasks are the pool's running items too, on threads of their own: none is accepted
+        // once the shutdown has begun, so this waits for a known set (LongRunningTasks' remarks), as the join below waits
+        // for the workers' items; before the lock, so that one of them may call the shutdown meanwhile (a cancelled one
+        // returns its early result under it), and not for the task that runs this (it finishes the shutdown itself).
+        _longRunning.WaitForOthers();
         ShutdownResult done;
         lock (_finishLock)
         {
@@ -371,11 +382,6 @@ internal sealed class ShutdownCoordinator
                 TakeLeftovers(abandon, abandoned);
                 done = new ShutdownResult(abandon ? ShutdownMode.Abandon : ShutdownMode.Drain, abandoned, runningWorkItemCount: 0);
             }
-
-            // The scheduler's long-running tasks are the pool's running items too, on threads of their own: past the last
-            // look (_finished set) none is accepted any more, so this waits for a known set (LongRunningTasks' remarks),
-            // as the join above waited for the workers' items. One of them calling Dispose does not wait here.
-            _longRunning.WhenAllReturned().Wait();
 
             Volatile.Write(ref _shutdownResult, done);
 
