@@ -3,19 +3,19 @@ namespace SlimPool.Async;
 /// <summary>
 /// The long-running tasks of a pool's TaskScheduler, each on a thread of its own: counted from their acceptance until they
 /// return. They are the pool's work: <c>WaitForIdleAsync</c> waits for them (<see cref="Workers.IdleTracker"/>), and so
-/// does the pool's shutdown, which accepts none once it has begun (<see cref="WaitForOthers"/>), as it waits for the items
+/// does the pool's shutdown, which accepts none once it has begun (<see cref="WaitForAll"/>), as it waits for the items
 /// its workers run.
 /// </summary>
 /// <remarks>
 /// Acceptance and the shutdown's wait meet under one lock: <see cref="TryAccept"/> reads the pool's state under it, and
-/// the shutdown has begun before it takes it in <see cref="WaitForOthers"/>; so a task is either refused or counted
+/// the shutdown has begun before it takes it in <see cref="WaitForAll"/>; so a task is either refused or counted
 /// before the wait reads the count (no thread named after the pool starts after the shutdown returned). The wait holds
 /// no other lock of the shutdown's: a task may call the shutdown meanwhile (a cancelled one returns its early result).
 /// The count changes with interlocked operations, full fences that <see cref="Workers.IdleTracker"/> pairs with.
 /// </remarks>
 internal sealed class LongRunningTasks
 {
-    // The tasks whose one the current thread runs: a shutdown finished there does not wait for that one (it is the caller).
+    // The tasks whose one the current thread runs: a shutdown called there is finished elsewhere (ShutdownCoordinator).
     [ThreadStatic]
     private static LongRunningTasks? t_running;
 
@@ -68,16 +68,15 @@ internal sealed class LongRunningTasks
     }
 
     /// <summary>
-    /// Blocks until every accepted task has returned but the one the current thread runs, if any (a Dispose there, which
-    /// finishes the shutdown on that thread: it may not return until this does); call it once the pool accepts no more
-    /// (see the remarks).
+    /// Blocks until every accepted task has returned; call it once the pool accepts no more (see the remarks), and never on
+    /// one of these tasks' threads (it would wait for itself: the shutdown finishes elsewhere when called there).
     /// </summary>
-    public void WaitForOthers()
+    public void WaitForAll()
     {
+        System.Diagnostics.Debug.Assert(t_running != this, "the shutdown is never finished on one of its long-running tasks");
         lock (_lock)
         {
-            int own = t_running == this ? 1 : 0;
-            while (_count > own)
+            while (_count > 0)
             {
                 Monitor.Wait(_lock);
             }

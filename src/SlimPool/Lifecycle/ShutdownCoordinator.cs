@@ -165,7 +165,7 @@ internal sealed class ShutdownCoordinator
         Begin();
         if (t_runningLeftovers == this || _longRunning.IsRunningOnCurrentThread)
         {
-            return; // the finish waits for this thread's item (a long-running task: see FinishShutdown)
+            return; // the loop running this thread's item runs the rest, or (a long-running task) the finish waits for it
         }
 
         if (onOwnWorker)
@@ -336,8 +336,9 @@ internal sealed class ShutdownCoordinator
         // The scheduler's long-running tasks are the pool's running items too, on threads of their own: none is accepted
         // once the shutdown has begun, so this waits for a known set (LongRunningTasks' remarks), as the join below waits
         // for the workers' items; before the lock, so that one of them may call the shutdown meanwhile (a cancelled one
-        // returns its early result under it), and not for the task that runs this (it finishes the shutdown itself).
-        _longRunning.WaitForOthers();
+        // returns its early result under it). Never on one of them: Dispose there does not finish, and the shutdown task's
+        // finish moves off it (FinishWhenStoppedAsync).
+        _longRunning.WaitForAll();
         ShutdownResult done;
         lock (_finishLock)
         {
