@@ -3,18 +3,21 @@ using System.Globalization;
 using SlimPool;
 using SlimPool.GuardProbe;
 
-// The starvation guard's probe: a pool floods CPU-bound items under whatever CPU the process was given, and prints
-// what the guard did as "key=value" lines. Usage: dotnet SlimPool.GuardProbe.dll cpu-flood <workers> <seconds>
-// [item-ms] [starvation-timeout-ms]. Prints the processor count, the peak of live workers, the items completed and each
+// The starvation guard's probe: a pool floods items under whatever CPU the process was given, and prints what the
+// guard did as "key=value" lines. Usage: dotnet SlimPool.GuardProbe.dll cpu-flood|sleep-flood <workers> <seconds>
+// [item-ms] [starvation-timeout-ms]. cpu-flood keeps CPU-bound items waiting; sleep-flood queues 64 items that block
+// (without a hint) until the end. Prints the processor count, the peak of live workers, the items completed and each
 // StarvationGuardFired event as "completed/blocked/sampled". Exit code 0 = ran, 2 = bad arguments, 3 = the items did
 // not drain in time.
-if (args.Length < 3 || args[0] != "cpu-flood"
+if (args.Length < 3 || args[0] is not ("cpu-flood" or "sleep-flood")
     || !int.TryParse(args[1], CultureInfo.InvariantCulture, out int workers) || workers < 1
     || !double.TryParse(args[2], CultureInfo.InvariantCulture, out double seconds) || seconds <= 0)
 {
-    Console.Error.WriteLine("usage: cpu-flood <workers> <seconds> [item-ms] [starvation-timeout-ms]");
+    Console.Error.WriteLine("usage: cpu-flood|sleep-flood <workers> <seconds> [item-ms] [starvation-timeout-ms]");
     return 2;
 }
+
+bool sleepFlood = args[0] == "sleep-flood";
 
 double itemMs = args.Length > 3 ? double.Parse(args[3], CultureInfo.InvariantCulture) : 1;
 int timeoutMs = args.Length > 4 ? int.Parse(args[4], CultureInfo.InvariantCulture) : 50;
@@ -33,6 +36,22 @@ using var pool = new SlimThreadPool(new SlimThreadPoolOptions
 
 int peak = pool.LiveWorkerCount;
 var clock = Stopwatch.StartNew();
+using var release = new ManualResetEventSlim();
+if (sleepFlood)
+{
+    backlog = 0; // the loop below only watches
+    outstanding = 64;
+    for (int i = 0; i < 64; i++)
+    {
+        pool.Queue(() =>
+        {
+            release.Wait(TimeSpan.FromSeconds(60));
+            Interlocked.Increment(ref completed);
+            Interlocked.Decrement(ref outstanding);
+        });
+    }
+}
+
 while (clock.Elapsed.TotalSeconds < seconds)
 {
     while (Volatile.Read(ref outstanding) < backlog)
@@ -55,6 +74,7 @@ while (clock.Elapsed.TotalSeconds < seconds)
     Thread.Sleep(1);
 }
 
+release.Set();
 var drain = Stopwatch.StartNew();
 while (Volatile.Read(ref outstanding) > 0)
 {

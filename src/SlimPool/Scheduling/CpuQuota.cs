@@ -21,7 +21,14 @@ internal static class CpuQuota
     /// The quota in CPUs, or null. <paramref name="root"/> prefixes every path read (tests point it at a synthetic
     /// tree).
     /// </summary>
-    public static double? Read(string root = "")
+    public static double? Read(string root = "") => ReadLimit(root)?.Cpus;
+
+    /// <summary>
+    /// The limit: the smallest quota up the hierarchy, and the longest enforcement period of the levels that have one
+    /// (any of them can hold the process back for its whole period); null where none is set.
+    /// <paramref name="root"/> prefixes every path read.
+    /// </summary>
+    public static CpuLimit? ReadLimit(string root = "")
     {
         if (root.Length == 0 && !OperatingSystem.IsLinux())
         {
@@ -35,23 +42,28 @@ internal static class CpuQuota
             return null;
         }
 
-        double? smallest = null;
+        CpuLimit? limit = null;
         for (string? level = directory; level is not null; level = Parent(level, mount))
         {
-            double? quota = v2
-                ? ParseCpuMax(ReadText(root, level + "/cpu.max"))
-                : ParseCfs(ReadText(root, level + "/cpu.cfs_quota_us"), ReadText(root, level + "/cpu.cfs_period_us"));
-            if (quota is double cores && (smallest is null || cores < smallest))
+            CpuLimit? own = v2
+                ? ParseCpuMaxLimit(ReadText(root, level + "/cpu.max"))
+                : ParseCfsLimit(ReadText(root, level + "/cpu.cfs_quota_us"), ReadText(root, level + "/cpu.cfs_period_us"));
+            if (own is CpuLimit found)
             {
-                smallest = cores;
+                limit = limit is CpuLimit soFar
+                    ? new CpuLimit(Math.Min(soFar.Cpus, found.Cpus), found.Period > soFar.Period ? found.Period : soFar.Period)
+                    : found;
             }
         }
 
-        return smallest;
+        return limit;
     }
 
     /// <summary>Parses v2's <c>cpu.max</c>, "&lt;quota|max&gt; &lt;period&gt;" in microseconds: CPUs, or null for none.</summary>
-    public static double? ParseCpuMax(string? text)
+    public static double? ParseCpuMax(string? text) => ParseCpuMaxLimit(text)?.Cpus;
+
+    /// <summary>Parses v2's <c>cpu.max</c> into the quota and its period, or null for none.</summary>
+    public static CpuLimit? ParseCpuMaxLimit(string? text)
     {
         string[] fields = (text ?? "").Split((char[]?)null, StringSplitOptions.RemoveEmptyEntries);
         if (fields.Length is < 1 or > 2 || fields[0] == "max")
@@ -63,7 +75,10 @@ internal static class CpuQuota
     }
 
     /// <summary>Parses v1's <c>cpu.cfs_quota_us</c> and <c>cpu.cfs_period_us</c>: CPUs, or null for none (-1).</summary>
-    public static double? ParseCfs(string? quota, string? period) =>
+    public static double? ParseCfs(string? quota, string? period) => ParseCfsLimit(quota, period)?.Cpus;
+
+    /// <summary>Parses v1's <c>cpu.cfs_quota_us</c> and <c>cpu.cfs_period_us</c> into the quota and its period, or null.</summary>
+    public static CpuLimit? ParseCfsLimit(string? quota, string? period) =>
         quota is null || period is null ? null : Ratio(quota.Trim(), period.Trim());
 
     /// <summary>
@@ -130,7 +145,8 @@ internal static class CpuQuota
         return null;
     }
 
-    private static double? Ratio(string quota, string period)
+    // Microseconds of CPU time per period of microseconds.
+    private static CpuLimit? Ratio(string quota, string period)
     {
         if (!long.TryParse(quota, NumberStyles.Integer, CultureInfo.InvariantCulture, out long q) || q <= 0
             || !long.TryParse(period, NumberStyles.Integer, CultureInfo.InvariantCulture, out long p) || p <= 0)
@@ -138,7 +154,7 @@ internal static class CpuQuota
             return null; // -1 (v1's "none") or unreadable
         }
 
-        return (double)q / p;
+        return new CpuLimit((double)q / p, TimeSpan.FromMicroseconds(p));
     }
 
     // The cgroup's directory: its path relative to the mount's root, under the mount point.

@@ -20,7 +20,8 @@ namespace SlimPool.Scheduling;
 /// nothing, so a burst costs one wake-up. While the guard watches, there is no announcement and a publish costs one
 /// read of a line nobody writes.</para>
 /// <para><b>What it reads.</b> After every wake the guard watches for one whole period, by the clock (stray permits
-/// cannot shorten it), and reads, at both ends, the workers' progress and busy flags and each worker's own CPU clock
+/// cannot shorten it): the timeout, or the cgroup quota's enforcement period where that is longer
+/// (<see cref="PeriodMs"/>). It reads, at both ends, the workers' progress and busy flags and each worker's own CPU clock
 /// (<see cref="WorkerClocks"/>). A worker is <i>blocked</i> when it is not runnable now and, if it stayed busy through
 /// the period, was runnable (on a CPU or waiting in a run queue) for less than a quarter of it; otherwise it is
 /// <i>runnable</i>: computing, or waiting for a CPU that more threads than cores or a cgroup's quota keeps from it,
@@ -101,15 +102,15 @@ internal sealed class StarvationGuard
     /// <summary>A wake-up with no reason behind it, such as a producer racing the guard's own return can leave.</summary>
     internal void Wake() => _parker.Unpark();
 
-    // Parks for a whole timeout, however many stray permits cut individual parks short: a producer that saw the
+    // Parks for a whole period, however many stray permits cut individual parks short: a producer that saw the
     // guard parked a moment ago may unpark it again, and a period cut to nothing would see no progress and start
     // a spare while the workers are doing fine. Only Stop ends the period early.
-    private void WaitOnePeriod()
+    private void WaitOnePeriod(int periodMs)
     {
         long start = Environment.TickCount64;
         while (!_stopping)
         {
-            long remaining = _timeoutMs - (Environment.TickCount64 - start);
+            long remaining = periodMs - (Environment.TickCount64 - start);
             if (remaining <= 0)
             {
                 return;
@@ -145,7 +146,7 @@ internal sealed class StarvationGuard
             long start = Stopwatch.GetTimestamp();
             TimeSpan cpuBefore = _clocks is null ? Environment.CpuUsage.TotalTime : default;
             _clocks?.Begin(_workers);
-            WaitOnePeriod();
+            WaitOnePeriod(PeriodMs(_timeoutMs, _cores.QuotaPeriod(Environment.TickCount64)));
             if (_stopping || _queue.IsEmpty)
             {
                 continue;
@@ -169,6 +170,18 @@ internal sealed class StarvationGuard
             }
         }
     }
+
+    /// <summary>
+    /// How long the guard watches: the timeout, or the cgroup quota's enforcement period where that is longer. The
+    /// quota holds every thread of the process back once a period's share is used (a 0.2 CPU quota: 80 ms of every
+    /// 100), and a shorter watch can fall wholly inside such a stretch, where nothing completes and the workers wait on
+    /// each other (a pending wake, a collection, a lock) as if blocked. Any stretch of a whole enforcement period
+    /// holds the quota's CPU time.
+    /// </summary>
+    /// <param name="timeoutMs">The pool's starvation timeout.</param>
+    /// <param name="quotaPeriod">The quota's enforcement period (<see cref="EffectiveCores.QuotaPeriod"/>); zero without one.</param>
+    internal static int PeriodMs(int timeoutMs, TimeSpan quotaPeriod) =>
+        (int)Math.Max(timeoutMs, Math.Min(Math.Ceiling(quotaPeriod.TotalMilliseconds), int.MaxValue));
 
     /// <summary>
     /// The guard's decision at the end of a period in which items still wait (see the remarks above).

@@ -35,7 +35,8 @@
  * is followed by a wait until what the guard reads would make it act (end_declined): the code declines period after
  * period alike, and the wait lets Spin see the end state where nothing would ever make it act. The workers' clocks are exact here: a worker
  * blocked for ever reads as blocked, one computing for ever or running an item that returns as runnable (the code's
- * classification errs towards runnable, which only adds the COMPUTE case's limit). Memory is sequentially
+ * classification errs towards runnable, which only adds the COMPUTE case's limit); a spare started and not yet in
+ * its loop counts as runnable, as the code counts a worker whose thread has not yet published its id. Memory is sequentially
  * consistent, as the code's full fences make the accesses that matter (publish + fence / announce + re-check).
  */
 

@@ -111,7 +111,7 @@ internal sealed class WorkerSet
     {
         Thread?[] threads = _threads;
         WorkerState?[] states = _states;
-        return index < threads.Length && index < states.Length && threads[index] is not null ? states[index] : null;
+        return index < threads.Length && index < states.Length && Volatile.Read(ref threads[index]) is not null ? states[index] : null;
     }
 
     /// <summary>The state of slot <paramref name="index"/>, for the worker in it.</summary>
@@ -373,12 +373,14 @@ internal sealed class WorkerSet
         return threads.Length;
     }
 
-    // Under _lock: puts a new thread in slot index (its state created on first use) and counts it live.
+    // Under _lock: puts a new thread in slot index (its state created on first use) and counts it live. The slot's
+    // thread id goes back to 0 (starting) before the thread starts: a reused slot never shows the last occupant's id,
+    // an exited thread whose clock cannot be read, to the starvation guard (WorkerClocks).
     private Thread Occupy(int index)
     {
-        _states[index] ??= new WorkerState();
+        (_states[index] ??= new WorkerState()).OsThreadId = 0;
         Thread thread = _newThread(index);
-        _threads[index] = thread;
+        Volatile.Write(ref _threads[index], thread); // after the reset: a reader that sees the thread (Occupant) sees 0 or the new id
         Interlocked.Increment(ref _live);
         return thread;
     }

@@ -10,11 +10,12 @@ namespace SlimPool.Workers;
 /// guard reads that thread's CPU clock).
 /// </summary>
 /// <remarks>
-/// Written only by the worker that occupies the slot; a spare that retires leaves it to the next spare in the same
-/// slot, which starts after the slot was freed under <see cref="WorkerSet"/>'s lock. The object never moves when the
+/// Written only by the worker that occupies the slot (and the thread id, reset to 0 by <see cref="WorkerSet"/> before a
+/// new occupant starts); a spare that retires leaves it to the next spare in the same slot, which starts after the
+/// slot was freed under <see cref="WorkerSet"/>'s lock. The object never moves when the
 /// set's tables grow, so a worker's writes are never lost to a copy. Each field sits on its own cache line. The busy
 /// flag is the low bit of a count of the flag's changes (odd: busy), so the times the worker went idle are that count
-/// halved, with no field of their own. The thread id is written by each new occupant before its first
+/// halved, with no field of their own. The thread id is written by each new occupant first thing, before its first
 /// <see cref="SetBusy"/> (whose exchange publishes it), so a reader that reads <see cref="BusyChanges"/> and then
 /// <see cref="OsThreadId"/> gets the id of the thread whose changes it saw (or a later occupant's).
 /// </remarks>
@@ -22,7 +23,7 @@ internal sealed class WorkerState
 {
     private PaddedLong _completed;
     private PaddedLong _busyChanges; // raised and lowered in turn, from 0 (idle); odd while busy
-    private int _osThreadId;         // written once per occupant, before its first SetBusy; 0: unknown
+    private int _osThreadId;         // written once per occupant, before its first SetBusy; 0: not yet (starting)
     // What the slot's worker runs, for the slow-item watch only (written while it is on, and around an item the shutdown
     // runs on the worker, which puts back what was there; see SetRunning, EnterNested).
     private object? _runningCallback;
@@ -52,11 +53,14 @@ internal sealed class WorkerState
     /// <summary>How many times the busy flag changed (odd: busy); unchanged between two reads means no change between.</summary>
     public long BusyChanges => Volatile.Read(ref _busyChanges.Value);
 
-    /// <summary>The kernel id of the slot's thread (<see cref="Diagnostics.ThreadCpuClock"/>), 0 where unknown.</summary>
+    /// <summary>
+    /// The kernel id of the slot's thread (<see cref="Diagnostics.ThreadCpuClock"/>); 0 until the thread has published it
+    /// (it is starting), and always where the pool reads no clocks.
+    /// </summary>
     public int OsThreadId
     {
         get => Volatile.Read(ref _osThreadId);
-        set => Volatile.Write(ref _osThreadId, value); // the slot's worker only, before its first SetBusy
+        set => Volatile.Write(ref _osThreadId, value); // the slot's worker, before its first SetBusy; WorkerSet before it starts
     }
 
     /// <summary>The callback of the item the slot's worker runs or ran last, as stored in the queue (slow-item watch).</summary>

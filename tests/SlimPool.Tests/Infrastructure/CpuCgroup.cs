@@ -9,7 +9,7 @@ namespace SlimPool.Tests.Infrastructure;
 /// </summary>
 internal sealed class CpuCgroup : IDisposable
 {
-    private const int PeriodMicroseconds = 100_000;
+    private const int DefaultPeriodMicroseconds = 100_000; // the kernel's default enforcement period
 
     private CpuCgroup(string directory, string version)
     {
@@ -26,8 +26,11 @@ internal sealed class CpuCgroup : IDisposable
     /// <summary>A command that moves itself into the cgroup, then runs its arguments (<c>sh -c 'echo $$ > procs; exec "$@"'</c>).</summary>
     public IReadOnlyList<string> Prefix => ["sh", "-c", "echo $$ > \"$0\" && exec \"$@\"", Path.Combine(Directory, "cgroup.procs")];
 
-    /// <summary>Creates a cgroup limited to <paramref name="cores"/> CPUs, or returns null and says why not.</summary>
-    public static CpuCgroup? TryCreate(double cores, out string reason)
+    /// <summary>
+    /// Creates a cgroup limited to <paramref name="cores"/> CPUs, enforced every <paramref name="periodMicroseconds"/>
+    /// (100 ms unless given), or returns null and says why not.
+    /// </summary>
+    public static CpuCgroup? TryCreate(double cores, out string reason, int periodMicroseconds = DefaultPeriodMicroseconds)
     {
         if (!OperatingSystem.IsLinux())
         {
@@ -36,7 +39,7 @@ internal sealed class CpuCgroup : IDisposable
         }
 
         string name = $"slimpool-test-{Environment.ProcessId}-{Guid.NewGuid():N}";
-        long quota = (long)Math.Round(cores * PeriodMicroseconds);
+        long quota = (long)Math.Round(cores * periodMicroseconds);
         string? v2 = null;
         string? v1 = null;
         foreach (string line in File.ReadLines("/proc/self/mountinfo"))
@@ -61,13 +64,13 @@ internal sealed class CpuCgroup : IDisposable
         }
 
         var reasons = new List<string>();
-        if (v2 is not null && TryV2(v2, name, quota, out string? directory, reasons))
+        if (v2 is not null && TryV2(v2, name, quota, periodMicroseconds, out string? directory, reasons))
         {
             reason = "";
             return new CpuCgroup(directory!, "v2");
         }
 
-        if (v1 is not null && TryV1(v1, name, quota, out directory, reasons))
+        if (v1 is not null && TryV1(v1, name, quota, periodMicroseconds, out directory, reasons))
         {
             reason = "";
             return new CpuCgroup(directory!, "v1");
@@ -99,7 +102,7 @@ internal sealed class CpuCgroup : IDisposable
         }
     }
 
-    private static bool TryV2(string mount, string name, long quota, out string? directory, List<string> reasons)
+    private static bool TryV2(string mount, string name, long quota, int period, out string? directory, List<string> reasons)
     {
         directory = null;
         try
@@ -119,7 +122,7 @@ internal sealed class CpuCgroup : IDisposable
             string path = Path.Combine(mount, name);
             System.IO.Directory.CreateDirectory(path);
             directory = path;
-            File.WriteAllText(Path.Combine(path, "cpu.max"), $"{quota} {PeriodMicroseconds}");
+            File.WriteAllText(Path.Combine(path, "cpu.max"), $"{quota} {period}");
             return true;
         }
         catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
@@ -131,7 +134,7 @@ internal sealed class CpuCgroup : IDisposable
         }
     }
 
-    private static bool TryV1(string mount, string name, long quota, out string? directory, List<string> reasons)
+    private static bool TryV1(string mount, string name, long quota, int period, out string? directory, List<string> reasons)
     {
         directory = null;
         try
@@ -139,7 +142,7 @@ internal sealed class CpuCgroup : IDisposable
             string path = Path.Combine(mount, name);
             System.IO.Directory.CreateDirectory(path);
             directory = path;
-            File.WriteAllText(Path.Combine(path, "cpu.cfs_period_us"), PeriodMicroseconds.ToString(CultureInfo.InvariantCulture));
+            File.WriteAllText(Path.Combine(path, "cpu.cfs_period_us"), period.ToString(CultureInfo.InvariantCulture));
             File.WriteAllText(Path.Combine(path, "cpu.cfs_quota_us"), quota.ToString(CultureInfo.InvariantCulture));
             return true;
         }

@@ -13,16 +13,32 @@ internal static class ProbeProcess
     /// given, is a command the child is started under (it gets the dotnet command line as its arguments).
     /// </summary>
     public static IReadOnlyDictionary<string, string> CpuFlood(
-        int workers, double seconds, IReadOnlyDictionary<string, string>? environment = null, IReadOnlyList<string>? prefix = null)
+        int workers, double seconds, IReadOnlyDictionary<string, string>? environment = null, IReadOnlyList<string>? prefix = null,
+        int starvationTimeoutMs = 50) =>
+        Run("cpu-flood", workers, seconds, environment, prefix, starvationTimeoutMs);
+
+    /// <summary>
+    /// Runs <c>sleep-flood</c>: 64 items that block without a hint for <paramref name="seconds"/>, while the probe watches
+    /// the pool grow; <paramref name="prefix"/> as for <see cref="CpuFlood"/>.
+    /// </summary>
+    public static IReadOnlyDictionary<string, string> SleepFlood(
+        int workers, double seconds, IReadOnlyList<string>? prefix = null, int starvationTimeoutMs = 50) =>
+        Run("sleep-flood", workers, seconds, environment: null, prefix, starvationTimeoutMs);
+
+    private static IReadOnlyDictionary<string, string> Run(
+        string mode, int workers, double seconds, IReadOnlyDictionary<string, string>? environment, IReadOnlyList<string>? prefix,
+        int starvationTimeoutMs)
     {
         string[] command =
         [
             .. prefix ?? [],
             "dotnet",
             Path.Combine(AppContext.BaseDirectory, "SlimPool.GuardProbe.dll"),
-            "cpu-flood",
+            mode,
             workers.ToString(CultureInfo.InvariantCulture),
             seconds.ToString(CultureInfo.InvariantCulture),
+            "1", // item-ms
+            starvationTimeoutMs.ToString(CultureInfo.InvariantCulture),
         ];
         string text = ChildProcess.Run(command, "the probe", environment);
         return text.Split('\n', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)

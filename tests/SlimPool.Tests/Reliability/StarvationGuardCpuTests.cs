@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using SlimPool.Diagnostics;
 using SlimPool.Scheduling;
 using SlimPool.Tests.Infrastructure;
 using Xunit.Abstractions;
@@ -55,6 +56,77 @@ public sealed class StarvationGuardCpuTests(ITestOutputHelper output)
         Assert.True(
             result.Int("peak-live") <= 1 + StarvationGuard.ComputeBoundSpares,
             $"the pool grew to {result["peak-live"]} threads for CPU-bound items under a 0.2 CPU quota");
+    }
+
+    [Fact]
+    public void StarvationGuard_QuotaEnforcedOverLongerThanTheTimeout_WatchesAWholeEnforcementPeriod()
+    {
+        // A quota can hold every thread of the process back for most of its enforcement period (0.2 CPU: 80 ms of every
+        // 100), and a guard that watched only its 50 ms timeout saw whole periods inside that stretch: nothing completed,
+        // a parked worker's wake or a collection was pending, and half the workers read as blocked, so it added a spare
+        // after a spare for CPU-bound items. It now watches at least one enforcement period. Shown with items that block
+        // under a 2 CPU quota enforced every second (on two cores it never throttles): spares come once a second, not
+        // once per 50 ms as before (25 to 30 threads in 1.6 s), and still come.
+        using CpuCgroup? cgroup = CpuCgroup.TryCreate(2, out string reason, periodMicroseconds: 1_000_000);
+        if (cgroup is null)
+        {
+            output.WriteLine($"NOT RUN: {reason}");
+            return;
+        }
+
+        IReadOnlyDictionary<string, string> result = ProbeProcess.SleepFlood(workers: 1, seconds: 2.6, cgroup.Prefix, starvationTimeoutMs: 50);
+
+        output.WriteLine(string.Join(", ", result.Select(pair => $"{pair.Key}={pair.Value}")));
+        Assert.Equal(64, result.Int("completed"));
+        Assert.InRange(result.Int("peak-live"), 2, 4);
+    }
+
+    [Fact]
+    public void StarvationGuard_WorkersComputeInTheirStartHook_AddsAtMostTheComputeBound()
+    {
+        if (!ThreadCpuClock.IsSupported)
+        {
+            output.WriteLine("NOT RUN: no per-thread CPU clock here (/proc/self/task/<tid>/schedstat)");
+            return;
+        }
+
+        // A start hook that computes for 400 ms (warming a cache, say) while items wait: the worker is runnable, as
+        // it would be in an item. Its thread id was published after the hook, so every period read nothing, counted
+        // as all blocked, and each spare's hook computed in turn: 7 to 8 threads in 400 ms.
+        int starts = 0;
+        int completed = 0;
+        using (SlimThreadPool pool = TestPools.Create(workers: 1, o =>
+        {
+            o.StarvationTimeout = TimeSpan.FromMilliseconds(40);
+            o.OnThreadStart = _ =>
+            {
+                Interlocked.Increment(ref starts);
+                var spin = Stopwatch.StartNew();
+                while (spin.ElapsedMilliseconds < 400)
+                {
+                    Thread.SpinWait(100);
+                }
+            };
+        }))
+        {
+            using var done = new CountdownEvent(10);
+            for (int i = 0; i < 10; i++)
+            {
+                pool.Queue(() =>
+                {
+                    Interlocked.Increment(ref completed);
+                    done.Signal();
+                });
+            }
+
+            Bounded.Wait(done, "the items behind the start hooks");
+        }
+
+        output.WriteLine($"{starts} threads started");
+        Assert.Equal(10, completed);
+        Assert.True(
+            starts <= 1 + StarvationGuard.ComputeBoundSpares,
+            $"{starts} threads started while the workers computed in their start hook (at most {1 + StarvationGuard.ComputeBoundSpares} allowed)");
     }
 
     [Fact]

@@ -114,6 +114,29 @@ public sealed class CpuQuotaTests : IDisposable
     }
 
     [Fact]
+    public void ReadLimit_QuotasAtTwoLevels_TakesTheSmallestQuotaAndTheLongestPeriod()
+    {
+        // The parent allows 0.5 CPU per 100 ms, the child 1.5 CPUs per 400 ms: the parent's quota binds, and either can
+        // hold the process back for its whole period.
+        WriteProc("0::/outer/inner\n", "29 23 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
+        Write("/sys/fs/cgroup/outer/cpu.max", "50000 100000\n");
+        Write("/sys/fs/cgroup/outer/inner/cpu.max", "600000 400000\n");
+
+        Assert.Equal(new CpuLimit(0.5, TimeSpan.FromMilliseconds(400)), CpuQuota.ReadLimit(_root));
+    }
+
+    [Theory]
+    [InlineData("20000 100000", 0.2, 100)]
+    [InlineData("50000", 0.5, 100)]            // the period defaults to 100 ms
+    [InlineData("2000000 1000000", 2.0, 1000)]
+    public void ParseCpuMaxLimit_Text_GivesTheQuotaAndItsPeriod(string text, double cpus, int periodMs) =>
+        Assert.Equal(new CpuLimit(cpus, TimeSpan.FromMilliseconds(periodMs)), CpuQuota.ParseCpuMaxLimit(text));
+
+    [Fact]
+    public void ParseCfsLimit_QuotaAndPeriod_GivesTheQuotaAndItsPeriod() =>
+        Assert.Equal(new CpuLimit(0.1, TimeSpan.FromMilliseconds(300)), CpuQuota.ParseCfsLimit("30000\n", "300000\n"));
+
+    [Fact]
     public void Read_NoQuotaAnywhere_GivesNone()
     {
         WriteProc("0::/a\n", "29 23 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
@@ -132,14 +155,29 @@ public sealed class CpuQuotaTests : IDisposable
     [InlineData(4.0, 8, 4)]
     [InlineData(16.0, 8, 8)]  // a quota above the processor count changes nothing
     public void EffectiveCores_QuotaAndProcessorCount_TakesTheSmallerRoundedUp(double? quota, int processors, int expected) =>
-        Assert.Equal(expected, new EffectiveCores(() => quota, processors).Get(nowMs: 0));
+        Assert.Equal(expected, new EffectiveCores(() => Limit(quota), processors).Get(nowMs: 0));
+
+    [Theory]
+    [InlineData(null, 0)]
+    [InlineData(0.2, 100)]
+    [InlineData(16.0, 100)] // a quota above the processor count still has its period
+    public void EffectiveCores_QuotaPeriod_IsTheQuotasOrZeroWithout(double? quota, int expectedMs) =>
+        Assert.Equal(TimeSpan.FromMilliseconds(expectedMs), new EffectiveCores(() => Limit(quota), processorCount: 8).QuotaPeriod(nowMs: 0));
+
+    [Theory]
+    [InlineData(50, 0, 50)]      // no quota: the timeout
+    [InlineData(50, 100, 100)]   // the default timeout under the default enforcement period
+    [InlineData(500, 100, 500)]  // a timeout longer than the period
+    [InlineData(50, 1000, 1000)]
+    public void StarvationGuardPeriodMs_TimeoutAndQuotaPeriod_TakesTheLonger(int timeoutMs, int quotaPeriodMs, int expectedMs) =>
+        Assert.Equal(expectedMs, StarvationGuard.PeriodMs(timeoutMs, TimeSpan.FromMilliseconds(quotaPeriodMs)));
 
     [Fact]
     public void EffectiveCores_QuotaChanges_IsReadAgainOnlyAfterTheInterval()
     {
         double? quota = 2;
         int reads = 0;
-        var cores = new EffectiveCores(() => { reads++; return quota; }, processorCount: 8);
+        var cores = new EffectiveCores(() => { reads++; return Limit(quota); }, processorCount: 8);
         long interval = (long)EffectiveCores.RereadInterval.TotalMilliseconds;
 
         Assert.Equal(2, cores.Get(1_000));
@@ -157,6 +195,8 @@ public sealed class CpuQuotaTests : IDisposable
             Directory.Delete(_root, recursive: true);
         }
     }
+
+    private static CpuLimit? Limit(double? cpus) => cpus is double value ? new CpuLimit(value, TimeSpan.FromMilliseconds(100)) : null;
 
     private void WriteProc(string cgroup, string mountInfo)
     {
