@@ -131,8 +131,8 @@ internal static class ComposeGen
         int groups = program.Groups.Length;
         ItemSpec FixItem(ItemSpec item)
         {
-            int group = item.Group < groups ? item.Group : -1;
             ItemKind kind = item.Kind;
+            int group = item.Group < groups && kind != ItemKind.LongRunning ? item.Group : -1; // a long-running task is the pool's
             int amount = item.Amount;
             if (kind == ItemKind.Send)
             {
@@ -141,9 +141,9 @@ internal static class ComposeGen
                 amount = group >= 0 && target >= 0 && target < group ? 0 : target + 1;
             }
 
-            bool prioritised = group < 0 && kind is not (ItemKind.Cancelled or ItemKind.CancelledWhileQueued or ItemKind.Async or ItemKind.Continuation);
+            bool prioritised = group < 0 && kind is not (ItemKind.Cancelled or ItemKind.CancelledWhileQueued or ItemKind.Async or ItemKind.Continuation or ItemKind.LongRunning);
             WorkItemPriority priority = prioritised ? item.Priority : WorkItemPriority.Normal;
-            bool batchable = priority == WorkItemPriority.Normal && kind is not (ItemKind.Cancelled or ItemKind.CancelledWhileQueued or ItemKind.Async or ItemKind.Continuation);
+            bool batchable = priority == WorkItemPriority.Normal && kind is not (ItemKind.Cancelled or ItemKind.CancelledWhileQueued or ItemKind.Async or ItemKind.Continuation or ItemKind.LongRunning);
             QueueShape shape = item.IsBatch && !batchable ? (item.IsTry ? QueueShape.TryQueue : QueueShape.Queue)
                 : item.Shape == QueueShape.QueueAsync && !batchable ? QueueShape.Queue // QueueAsync has no priority or item token
                 : item.Shape;

@@ -115,6 +115,19 @@ internal static class ComposeScopes
         Checks = [Promise.OwnContext, Promise.ExactlyOnce, Promise.OnPoolWorkers, Promise.Counts, Promise.SerialNoOverlap, Promise.GroupLimit, Promise.PoolOrder],
     };
 
+    /// <summary>
+    /// Long-running tasks of the pool's TaskScheduler beside items, async items and groups, with every shutdown and idle
+    /// waits: each runs once on a thread of its own (or, refused as a shutdown began, on the built-in pool), in its
+    /// producer's context; no shutdown returns and no idle wait completes before the ones accepted ahead of it return;
+    /// the pool counts each.
+    /// </summary>
+    public static ComposeScope LongRunningTasks { get; } = new("long-running tasks with shutdowns and idle waits")
+    {
+        Kinds = [ItemKind.Compute, ItemKind.LongRunning, ItemKind.Async, ItemKind.Chain],
+        Checks = [Promise.ExactlyOnce, Promise.RefusedNeverRuns, Promise.NothingAfterShutdown, Promise.OnPoolWorkers, Promise.OwnContext,
+            Promise.Counts, Promise.IdleAfterEarlierItems, Promise.NoHang, Promise.ComputeBoundThreads],
+    };
+
     /// <summary>Priorities (and groups) with nothing racing a shutdown: the pool's counts equal the ledger's.</summary>
     public static ComposeScope PriorityCounts { get; } = new("priorities and the pool's counts")
     {

@@ -58,6 +58,11 @@ public sealed class CompositionTests(ITestOutputHelper output)
     public void Programs_ContinuationsCompletedInAnotherContext_EachSeesItsOwnProducersContext() =>
         Sample(ComposeScopes.ContinuationsCompletedElsewhere, quickSeconds: 3);
 
+    /// <summary>Long-running tasks are the pool's work: counted, placed, waited for by its shutdowns and idle waits (guarantees 4, 4e, 19).</summary>
+    [Fact]
+    public void Programs_LongRunningTasksBesideShutdownsAndIdleWaits_RunOnceAndAreWaitedFor() =>
+        Sample(ComposeScopes.LongRunningTasks, quickSeconds: 3);
+
     // SLIMPOOL_COMPOSE_SECONDS sets every property's time (a long hunt, or a replay of one seed with longer shrinking).
     private void Sample(ComposeScope scope, int quickSeconds) =>
         ComposeProperty.Sample(

@@ -64,7 +64,8 @@ internal static class CountChecks
 
         // A step run on a built-in thread may be the shutdown finishing a drain there (counted by the pool) or a
         // continuation the pool refused (not the pool's): the completed counts cannot be told then.
-        bool undecidable = run.HarnessRunsOffWorkers > 0 || run.StepsRun.Any(s => !s.Step.ByTest && !run.IsWorker(s.Step.ThreadName) && !run.OnProgramThread(s.Step));
+        bool undecidable = run.HarnessRunsOffWorkers > 0 || run.StepsRun.Any(s =>
+            !s.Step.ByTest && !run.IsWorker(s.Step.ThreadName) && !run.IsLongRunningThread(s.Step.ThreadName) && !run.OnProgramThread(s.Step));
         if (undecidable)
         {
             yield break;

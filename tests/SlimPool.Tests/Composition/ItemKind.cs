@@ -47,4 +47,13 @@ internal enum ItemKind
     /// hand it back instead, once.
     /// </summary>
     CancelledWhileQueued,
+
+    /// <summary>
+    /// A task made with <c>TaskCreationOptions.LongRunning</c> on the pool's <c>TaskScheduler</c> (always the pool's: a
+    /// group's runs such a task as one of its items), blocking <see cref="ItemSpec.Amount"/> ms on a thread of its own
+    /// ("&lt;pool&gt; long-running task"): the pool's work like any item, counted when it returns, waited for by
+    /// <c>WaitForIdleAsync</c> and by every shutdown. Not made once the pool has begun to shut down (refused); one whose
+    /// making races the shutdown may be refused by the scheduler and run on the built-in pool.
+    /// </summary>
+    LongRunning,
 }

@@ -128,7 +128,7 @@ internal sealed class ItemRecord : IWorkItem
         {
             switch (Spec.Kind)
             {
-                case ItemKind.Block:
+                case ItemKind.Block or ItemKind.LongRunning:
                     Thread.Sleep(Spec.Amount);
                     break;
                 case ItemKind.BlockHinted:

@@ -20,7 +20,7 @@ internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Prior
     public int StepCount => Kind == ItemKind.Async ? Amount + 1 : 1;
 
     /// <summary>Whether the item runs as a task (its own ExecutionContext, as every task has).</summary>
-    public bool IsTask => Kind is ItemKind.Async or ItemKind.Continuation;
+    public bool IsTask => Kind is ItemKind.Async or ItemKind.Continuation or ItemKind.LongRunning;
 
     /// <summary>A Send item's target: −1 for the pool, else a group's index (encoded in <see cref="Amount"/> as target + 1).</summary>
     public int SendTarget => Amount - 1;
@@ -36,6 +36,8 @@ internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Prior
             ItemKind.Continuation =>
                 $"var a{label.Replace('.', '_')} = new TaskCompletionSource(); a{label.Replace('.', '_')}.Task.ContinueWith(_ => Compute(Item(\"{label}\")), {target}.TaskScheduler); " +
                 $"ExecutionContext.Run(completerContext, _ => a{label.Replace('.', '_')}.SetResult(), null);",
+            ItemKind.LongRunning =>
+                $"Task.Factory.StartNew(() => Block(Item(\"{label}\", ms: {Amount})), CancellationToken.None, TaskCreationOptions.LongRunning, pool.TaskScheduler);",
             _ => PlainCall(target, label),
         };
 

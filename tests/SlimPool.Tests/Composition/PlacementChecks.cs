@@ -6,7 +6,8 @@ internal static class PlacementChecks
     /// <summary>
     /// Every step the pool runs (an async item's continuations included) runs on one of the pool's workers, never on a
     /// built-in thread-pool thread. Allowed elsewhere: an item that raced the pool's shutdown (the shutdown or its
-    /// producer runs it), and a continuation posted after an abandon of its pool or group began (nothing takes it then).
+    /// producer runs it), a continuation posted after an abandon of its pool or group began (nothing takes it then), and
+    /// a long-running task on the thread the pool gave it (or on the built-in pool, refused as its pool's shutdown began).
     /// </summary>
     public static IEnumerable<Violation> RunsOnPoolWorkers(ProgramRun run)
     {
@@ -16,6 +17,11 @@ internal static class PlacementChecks
             if (step.ByTest || run.IsWorker(step.ThreadName) || run.Raced(item))
             {
                 continue;
+            }
+
+            if (item.Spec.Kind == ItemKind.LongRunning && run.IsLongRunningThread(step.ThreadName))
+            {
+                continue; // a thread of its own, named after the pool
             }
 
             if (run.MayBeRefusedContinuation(item, index, step))

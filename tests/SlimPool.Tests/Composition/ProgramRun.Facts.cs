@@ -40,7 +40,8 @@ internal sealed partial class ProgramRun
         {
             // A Continuation item's one step is queued inside its queue call, by the antecedent's completion: once a
             // shutdown of its pool or group had begun, the scheduler may refuse it, and it runs on the built-in pool.
-            return item.Spec.Kind == ItemKind.Continuation && step.OnThreadPool && ShutdownBegan(item.Group) < item.CallEndSeq;
+            // So may a long-running task made as its pool's shutdown began.
+            return item.Spec.Kind is ItemKind.Continuation or ItemKind.LongRunning && step.OnThreadPool && ShutdownBegan(item.Group) < item.CallEndSeq;
         }
 
         long abandon = AbandonBegan(item.Group);

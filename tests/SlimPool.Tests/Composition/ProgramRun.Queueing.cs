@@ -202,6 +202,19 @@ internal sealed partial class ProgramRun
             return true;
         }
 
+        if (spec.Kind == ItemKind.LongRunning)
+        {
+            // Refused once the pool began to shut down, as a continuation is; one that races the shutdown the scheduler
+            // either counts in (the shutdown then waits for it) or runs on the built-in pool.
+            if (((SlimPool.Async.ISchedulingTarget)Pool).IsShutDown)
+            {
+                return false;
+            }
+
+            _ = Task.Factory.StartNew(ItemRecord.RunState, record, CancellationToken.None, TaskCreationOptions.LongRunning, Pool.TaskScheduler);
+            return true;
+        }
+
         IThreadPool target = spec.Group < 0 ? Pool : Groups[spec.Group];
         if (spec.Kind == ItemKind.CancelledWhileQueued)
         {

@@ -99,6 +99,9 @@ internal sealed partial class ProgramRun
     /// <summary>Whether <paramref name="threadName"/> is one of this pool's workers (permanent or spare).</summary>
     public bool IsWorker(string? threadName) => threadName is not null && threadName.StartsWith(PoolName + " #", StringComparison.Ordinal);
 
+    /// <summary>Whether a step ran on the thread the pool's TaskScheduler gave a long-running task.</summary>
+    public bool IsLongRunningThread(string? threadName) => threadName == PoolName + " long-running task";
+
     private void RunToEnd()
     {
         using var go = new ManualResetEventSlim(false);
