@@ -82,7 +82,7 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
         _onItemSkipped = () => Interlocked.Increment(ref _cancelledCount);
 
         // The thread factory runs only from StartPermanentWorkers on, once _loop is set.
-        _workerSet = new WorkerSet(_workerCount, options.EffectiveMaxWorkers, index => _loop!.NewThread(index), _queue);
+        _workerSet = new WorkerSet(_workerCount, options.EffectiveMaxWorkers, index => _loop!.NewThread(index), _queue, () => _shutdown!.OnWorkersExited());
         if (options.StarvationTimeout != Timeout.InfiniteTimeSpan)
         {
             _guard = new StarvationGuard(_workerSet, _queue, SlimThreadPoolOptions.ToWholeMilliseconds(options.StarvationTimeout), _name);

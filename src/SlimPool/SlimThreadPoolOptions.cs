@@ -248,9 +248,9 @@ public sealed class SlimThreadPoolOptions
     /// items still complete. Blocked is read from each worker's own CPU clock (Linux), so other threads of the process
     /// do not hide it, and workers that compute or wait for a CPU (fewer real cores than
     /// <see cref="Environment.ProcessorCount"/>, a container's CPU quota) add at most one spare in all. Elsewhere the
-    /// guard falls back to the process's CPU time. Under a cgroup CPU quota the guard watches at least the quota's
-    /// enforcement period (100 ms unless the container sets another): a quota spent holds every thread back for the rest
-    /// of its period, and a shorter look would read that as blocked workers. The guard thread sleeps while nothing waits. Positive, or <see cref="Timeout.InfiniteTimeSpan"/> to turn the guard off; a value
+    /// guard falls back to the process's CPU time. Under a cgroup CPU quota below the CPUs the process may run on, the
+    /// guard watches at least the quota's enforcement period (100 ms unless the container sets another): a quota spent
+    /// holds every thread back for the rest of its period, and a shorter look would read that as blocked workers. The guard thread sleeps while nothing waits. Positive, or <see cref="Timeout.InfiniteTimeSpan"/> to turn the guard off; a value
     /// with a fraction of a millisecond is rounded up to whole milliseconds. Default: 50 milliseconds (the built-in
     /// pool's gate thread looks every 500 ms).
     /// </summary>

@@ -18,6 +18,7 @@ if (args.Length < 3 || args[0] is not ("cpu-flood" or "sleep-flood")
 }
 
 bool sleepFlood = args[0] == "sleep-flood";
+Console.WriteLine($"mode={args[0]}"); // the console starts its own thread: before the pool may take a thread limit's last
 
 double itemMs = args.Length > 3 ? double.Parse(args[3], CultureInfo.InvariantCulture) : 1;
 int timeoutMs = args.Length > 4 ? int.Parse(args[4], CultureInfo.InvariantCulture) : 50;

@@ -145,6 +145,8 @@ internal static class CpuQuota
         return null;
     }
 
+    private const long MaxPeriodMicroseconds = 1_000_000;
+
     // Microseconds of CPU time per period of microseconds.
     private static CpuLimit? Ratio(string quota, string period)
     {
@@ -154,7 +156,8 @@ internal static class CpuQuota
             return null; // -1 (v1's "none") or unreadable
         }
 
-        return new CpuLimit((double)q / p, TimeSpan.FromMicroseconds(p));
+        // The kernel keeps a period within 1 ms to 1 s; a file that says more (a synthetic view) is taken as 1 s.
+        return new CpuLimit((double)q / p, TimeSpan.FromMicroseconds(Math.Min(p, MaxPeriodMicroseconds)));
     }
 
     // The cgroup's directory: its path relative to the mount's root, under the mount point.

@@ -18,7 +18,7 @@ namespace SlimPool.Scheduling;
 /// worker that blocks in short waits at a bad moment. A worker that became busy during the period has only the
 /// snapshot, and so has an idle one: parked while items wait (the guard reads only while they do) it is of no more
 /// use than a blocked one; woken and waiting for a CPU, it is runnable. A worker whose thread has not yet published
-/// its id (<see cref="WorkerState.OsThreadId"/> 0: started, not yet running its first line) is <i>starting</i>, and
+/// its id (<see cref="WorkerState.OsThreadId"/> 0: started, its start hook not yet returned) is <i>starting</i>, and
 /// counts as runnable.</para>
 /// <para><b>Ownership.</b> One instance per guard, used only by the guard's thread: every field here is its own.</para>
 /// <para><b>Busy through the period.</b> <see cref="Begin"/> keeps each busy worker's count of busy-flag changes
@@ -98,10 +98,12 @@ internal sealed class WorkerClocks
             int threadId = state.OsThreadId;
             if (threadId == 0)
             {
-                // Starting: its thread was started and has not yet published its id, its first act (the pool reads
-                // clocks only where every worker publishes one). Runnable: it is on its way to the queue, and a
+                // Starting: its thread was started and has not yet published its id, which it does after its start
+                // hook (the pool reads clocks only where every worker publishes one). Runnable: it is on its way to
+                // the queue; a hook that blocks is not the guard's to cover, as its scopes start no spare; and a
                 // period that read no other worker would otherwise count as all blocked and start a spare, which
-                // under a small CPU quota starts as slowly and reads the same (AddsSpare).
+                // under a small CPU quota starts as slowly and reads the same (AddsSpare). A thread whose start failed
+                // leaves its slot at once (WorkerSet), so no slot stays starting for good.
                 sampled++;
                 continue;
             }

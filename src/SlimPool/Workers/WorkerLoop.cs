@@ -89,11 +89,6 @@ internal sealed class WorkerLoop
         string threadName = thread.Name!;
         var blocking = new WorkerBlockingState(_workers);
         state.Blocking = blocking;
-
-        // The starvation guard reads this thread's CPU clock by its id (WorkerClocks): published first, so the start
-        // hook's own time reads as this worker's, blocked or computing; before it the slot reads as starting. Written
-        // before the first SetBusy, whose exchange publishes it.
-        state.OsThreadId = _trackThreadClock ? ThreadCpuClock.CurrentThreadId() : 0;
         PoolThreadLocals locals = CurrentWorker.Enter(_pool, _workers, blocking, state, new Groups.DeferredQueueDrops());
         if (SlimPoolEventSource.Log.IsEnabled())
         {
@@ -112,6 +107,12 @@ internal sealed class WorkerLoop
         locals.CleanContext = contexts.ExecutionContext;
         int idleTimeout = index >= _workers.WorkerCount ? _spareIdleTimeoutMs : Timeout.Infinite;
         long idleSince = Environment.TickCount64; // a spare's: when it last took an item; it retires idleTimeout after
+
+        // The starvation guard reads this thread's CPU clock by its id (WorkerClocks); until then, the start hook
+        // included, the slot reads as starting, and runnable: a hook that blocks is no item the guard should add
+        // workers for, as its blocking scopes start no spare (WorkerBlockingState). Written before the first SetBusy,
+        // whose exchange publishes it.
+        state.OsThreadId = _trackThreadClock ? ThreadCpuClock.CurrentThreadId() : 0;
 
         _queue.AttachWorker(index);
         var workStealing = _queue as WorkStealingWorkQueue;

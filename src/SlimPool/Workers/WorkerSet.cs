@@ -29,6 +29,7 @@ internal sealed class WorkerSet
     private volatile bool _abandoning;        // set under _lock by Abandon: no spare starts at all
     private bool _leaving;                    // under _lock: a drain's workers are leaving (MarkLeaving): no spare starts
     private readonly ExitBarrier _exits;
+    private readonly Action? _onAllLeft;       // the shutdown's, when a failed start took the live count to 0
     private int _live;
     private int _blocked;
 
@@ -36,8 +37,11 @@ internal sealed class WorkerSet
     /// <param name="maxWorkers">The ceiling on threads, spares included.</param>
     /// <param name="newThread">Creates (does not start) the thread for a slot.</param>
     /// <param name="queue">The pool's queue, which a drain's workers look at before they leave (<see cref="ExitBarrier"/>).</param>
-    public WorkerSet(int workerCount, int maxWorkers, Func<int, Thread> newThread, Queues.IWorkQueue queue)
+    /// <param name="onAllLeft">Called when a spare whose thread failed to start was the last live worker (the shutdown's
+    /// signal that the workers are gone, which an exiting worker gives otherwise).</param>
+    public WorkerSet(int workerCount, int maxWorkers, Func<int, Thread> newThread, Queues.IWorkQueue queue, Action? onAllLeft = null)
     {
+        _onAllLeft = onAllLeft;
         _exits = new ExitBarrier(this, queue);
         _workerCount = workerCount;
         _maxWorkers = maxWorkers;
@@ -238,8 +242,36 @@ internal sealed class WorkerSet
             thread = Occupy(index);
         }
 
-        thread.UnsafeStart(index);
-        return true;
+        try
+        {
+            thread.UnsafeStart(index);
+            return true;
+        }
+        catch (Exception)
+        {
+            // The thread could not start (no memory for its stack, a container's pids or threads limit: an
+            // OutOfMemoryException, whatever the cause). The slot is given back at once, as by a spare that retired
+            // before its first look, so neither the live count, a drain's exit barrier nor the guard's clocks wait on
+            // a thread that will never run; the pool goes on with the threads it has, and the caller (the guard, a
+            // blocking scope) may ask again later.
+            lock (_lock)
+            {
+                _threads[index] = null;
+            }
+
+            int live = Interlocked.Decrement(ref _live);
+            if (IsClosed)
+            {
+                _exits.OnWorkerRetired(); // after the decrement, a full fence, as TryRetire's
+            }
+
+            if (live == 0)
+            {
+                _onAllLeft?.Invoke();
+            }
+
+            return false;
+        }
     }
 
     /// <summary>

@@ -15,8 +15,8 @@ namespace SlimPool.Workers;
 /// slot was freed under <see cref="WorkerSet"/>'s lock. The object never moves when the
 /// set's tables grow, so a worker's writes are never lost to a copy. Each field sits on its own cache line. The busy
 /// flag is the low bit of a count of the flag's changes (odd: busy), so the times the worker went idle are that count
-/// halved, with no field of their own. The thread id is written by each new occupant first thing, before its first
-/// <see cref="SetBusy"/> (whose exchange publishes it), so a reader that reads <see cref="BusyChanges"/> and then
+/// halved, with no field of their own. The thread id is written by each new occupant after its start hook, before its
+/// first <see cref="SetBusy"/> (whose exchange publishes it), so a reader that reads <see cref="BusyChanges"/> and then
 /// <see cref="OsThreadId"/> gets the id of the thread whose changes it saw (or a later occupant's).
 /// </remarks>
 internal sealed class WorkerState
@@ -55,7 +55,7 @@ internal sealed class WorkerState
 
     /// <summary>
     /// The kernel id of the slot's thread (<see cref="Diagnostics.ThreadCpuClock"/>); 0 until the thread has published it
-    /// (it is starting), and always where the pool reads no clocks.
+    /// after its start hook (it is starting), and always where the pool reads no clocks.
     /// </summary>
     public int OsThreadId
     {

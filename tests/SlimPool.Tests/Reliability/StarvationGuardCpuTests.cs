@@ -64,13 +64,14 @@ public sealed class StarvationGuardCpuTests(ITestOutputHelper output)
         // A quota can hold every thread of the process back for most of its enforcement period (0.2 CPU: 80 ms of every
         // 100), and a guard that watched only its 50 ms timeout saw whole periods inside that stretch: nothing completed,
         // a parked worker's wake or a collection was pending, and half the workers read as blocked, so it added a spare
-        // after a spare for CPU-bound items. It now watches at least one enforcement period. Shown with items that block
-        // under a 2 CPU quota enforced every second (on two cores it never throttles): spares come once a second, not
-        // once per 50 ms as before (25 to 30 threads in 1.6 s), and still come.
-        using CpuCgroup? cgroup = CpuCgroup.TryCreate(2, out string reason, periodMicroseconds: 1_000_000);
-        if (cgroup is null)
+        // after a spare for CPU-bound items. Where the quota can throttle (below the CPUs the process may use) it now
+        // watches at least one enforcement period. Shown with items that block under 1.5 CPUs enforced every second
+        // (sleeping items never spend it): spares come once a second, not once per 50 ms as before (50 threads in
+        // 2.6 s), and still come.
+        using CpuCgroup? cgroup = CpuCgroup.TryCreate(Math.Min(1.5, Environment.ProcessorCount - 0.5), out string reason, periodMicroseconds: 1_000_000);
+        if (cgroup is null || Environment.ProcessorCount < 2)
         {
-            output.WriteLine($"NOT RUN: {reason}");
+            output.WriteLine($"NOT RUN: {reason}{(cgroup is null ? "" : "one CPU: no quota below it that sleeping items cannot spend")}");
             return;
         }
 
@@ -79,6 +80,153 @@ public sealed class StarvationGuardCpuTests(ITestOutputHelper output)
         output.WriteLine(string.Join(", ", result.Select(pair => $"{pair.Key}={pair.Value}")));
         Assert.Equal(64, result.Int("completed"));
         Assert.InRange(result.Int("peak-live"), 2, 4);
+    }
+
+    [Fact]
+    public void StarvationGuard_QuotaThatCannotThrottle_KeepsItsTimeout()
+    {
+        // A quota of twice the CPUs the process may use, enforced every second, can never hold it back: the guard keeps
+        // its 50 ms pace for items that block (one spare a timeout: about 20 in 1.2 s). With the enforcement period as a
+        // floor for every quota, it added one spare a second (a Kubernetes limit above the node's cores slowed the
+        // blocking patterns of guarantee 7 from 0.1 to 2 s).
+        using CpuCgroup? cgroup = CpuCgroup.TryCreate(2.0 * Environment.ProcessorCount, out string reason, periodMicroseconds: 1_000_000);
+        if (cgroup is null)
+        {
+            output.WriteLine($"NOT RUN: {reason}");
+            return;
+        }
+
+        IReadOnlyDictionary<string, string> result = ProbeProcess.SleepFlood(workers: 1, seconds: 1.2, cgroup.Prefix, starvationTimeoutMs: 50);
+
+        output.WriteLine(string.Join(", ", result.Select(pair => $"{pair.Key}={pair.Value}")));
+        Assert.Equal(64, result.Int("completed"));
+        Assert.True(result.Int("peak-live") >= 8, $"{result["peak-live"]} threads in 1.2 s of blocked items under a quota that cannot throttle: the guard watched the quota's period, not its timeout");
+    }
+
+    [Fact]
+    public void StarvationGuard_ThreadLimitReachedWhileItemsBlock_StopsGrowingAndTheProcessLives()
+    {
+        // A container's pids limit makes a thread's start fail once it is reached. 64 items block without a hint: the
+        // guard adds a spare each period until a start fails. The failure reached the guard's thread unhandled and ended
+        // the process ("Out of memory.", exit code 134); the pool now goes on with the threads it has.
+        const string Mount = "/sys/fs/cgroup/pids";
+        if (!OperatingSystem.IsLinux() || !File.Exists(Path.Combine(Mount, "cgroup.procs")))
+        {
+            output.WriteLine("NOT RUN: no cgroup v1 pids hierarchy");
+            return;
+        }
+
+        string directory = Path.Combine(Mount, $"slimpool-test-{Environment.ProcessId}-{Guid.NewGuid():N}");
+        try
+        {
+            Directory.CreateDirectory(directory);
+            File.WriteAllText(Path.Combine(directory, "pids.max"), "40");
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            output.WriteLine($"NOT RUN: cannot make a pids cgroup: {exception.Message}");
+            return;
+        }
+
+        try
+        {
+            IReadOnlyList<string> prefix = ["sh", "-c", "echo $$ > \"$0\" && exec \"$@\"", Path.Combine(directory, "cgroup.procs")];
+            IReadOnlyDictionary<string, string> result = ProbeProcess.SleepFlood(workers: 2, seconds: 4, prefix);
+
+            output.WriteLine(string.Join(", ", result.Select(pair => $"{pair.Key}={pair.Value}")));
+            Assert.Equal(64, result.Int("completed"));
+            Assert.InRange(result.Int("peak-live"), 3, 40);
+        }
+        finally
+        {
+            for (int attempt = 0; ; attempt++)
+            {
+                try
+                {
+                    Directory.Delete(directory);
+                    break;
+                }
+                catch (IOException) when (attempt < 100)
+                {
+                    Thread.Sleep(20); // the probe's exit takes its threads out of the group a moment later
+                }
+            }
+        }
+    }
+
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void StarvationGuard_StartHooksBlockWhileAWorkerComputes_AddsAtMostTheComputeBound(bool hookInScope)
+    {
+        // Worker 0 computes for a second while short items wait; every other thread's start hook blocks (in a blocking
+        // scope or not). A worker in its start hook is starting, not a blocked worker: with its thread id published
+        // before the hook it read as blocked, and each new spare blocked in its hook in turn (20 threads in 1 s).
+        const int Workers = 2;
+        using var hooksRelease = new ManualResetEventSlim();
+        using var computing = new ManualResetEventSlim();
+        SlimThreadPool? poolRef = null;
+        int starts = 0;
+        SlimThreadPool pool = TestPools.Create(workers: Workers, o =>
+        {
+            o.StarvationTimeout = TimeSpan.FromMilliseconds(50);
+            o.OnThreadStart = index =>
+            {
+                Interlocked.Increment(ref starts);
+                if (index == 0)
+                {
+                    return;
+                }
+
+                if (hookInScope)
+                {
+                    Bounded.Until(() => Volatile.Read(ref poolRef) is not null, "the pool to be published");
+                    using (Volatile.Read(ref poolRef)!.EnterBlocking())
+                    {
+                        hooksRelease.Wait(Bounded.Timeout);
+                    }
+                }
+                else
+                {
+                    hooksRelease.Wait(Bounded.Timeout);
+                }
+            };
+        });
+        Volatile.Write(ref poolRef, pool);
+        try
+        {
+            using var done = new CountdownEvent(11);
+            pool.Queue(() =>
+            {
+                computing.Set();
+                var spin = Stopwatch.StartNew();
+                while (spin.ElapsedMilliseconds < 1000)
+                {
+                    Thread.SpinWait(100);
+                }
+
+                done.Signal();
+            });
+            Bounded.Wait(computing, "worker 0 to start computing");
+            for (int i = 0; i < 10; i++)
+            {
+                pool.Queue(() => done.Signal());
+            }
+
+            Thread.Sleep(1000);
+            hooksRelease.Set();
+            Bounded.Wait(done, "the items");
+        }
+        finally
+        {
+            hooksRelease.Set();
+            Bounded.Run(pool.Dispose, "disposing the pool");
+        }
+
+        output.WriteLine($"{starts} threads started");
+        Assert.True(
+            starts <= Workers + StarvationGuard.ComputeBoundSpares,
+            $"{starts} threads started while one worker computed and the others sat in their start hooks (at most {Workers + StarvationGuard.ComputeBoundSpares})");
     }
 
     [Fact]

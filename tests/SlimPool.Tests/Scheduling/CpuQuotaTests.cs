@@ -158,11 +158,18 @@ public sealed class CpuQuotaTests : IDisposable
         Assert.Equal(expected, new EffectiveCores(() => Limit(quota), processors).Get(nowMs: 0));
 
     [Theory]
-    [InlineData(null, 0)]
-    [InlineData(0.2, 100)]
-    [InlineData(16.0, 100)] // a quota above the processor count still has its period
-    public void EffectiveCores_QuotaPeriod_IsTheQuotasOrZeroWithout(double? quota, int expectedMs) =>
-        Assert.Equal(TimeSpan.FromMilliseconds(expectedMs), new EffectiveCores(() => Limit(quota), processorCount: 8).QuotaPeriod(nowMs: 0));
+    [InlineData(null, 8, 8, 0)]
+    [InlineData(0.2, 1, 8, 100)]
+    [InlineData(1.0, 1, 2, 100)]  // one CPU of two: the runtime's processor count (1) already took the quota in
+    [InlineData(1.5, 2, 2, 100)]
+    [InlineData(2.0, 2, 2, 0)]    // as much as the process can use: it never throttles
+    [InlineData(16.0, 8, 8, 0)]
+    public void EffectiveCores_QuotaPeriod_IsTheQuotasWhereItCanThrottleElseZero(double? quota, int processors, int available, int expectedMs) =>
+        Assert.Equal(TimeSpan.FromMilliseconds(expectedMs), new EffectiveCores(() => Limit(quota), processors, available).QuotaPeriod(nowMs: 0));
+
+    [Fact]
+    public void ParseCfsLimit_PeriodBeyondTheKernelsLongest_IsTakenAsOneSecond() =>
+        Assert.Equal(TimeSpan.FromSeconds(1), CpuQuota.ParseCfsLimit("100000", long.MaxValue.ToString(System.Globalization.CultureInfo.InvariantCulture))?.Period);
 
     [Theory]
     [InlineData(50, 0, 50)]      // no quota: the timeout

@@ -46,6 +46,36 @@ public sealed class WorkerClocksTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public void TryStartSpare_ThreadFailsToStart_GivesTheSlotBackAndReturnsFalse()
+    {
+        // A start that throws (here a thread started twice; in production no memory for a stack, or a pids limit): the
+        // slot held a thread that would never run, counted live and read as starting (runnable) by the guard for good,
+        // which then declined to cover workers that really block; and the exception reached the guard's thread, which
+        // ended the process (a probe under pids.max = 40 died with "Out of memory.").
+        using var release = new ManualResetEventSlim();
+        var started = new Thread(() => { }) { IsBackground = true };
+        started.Start();
+        Assert.True(started.Join(Bounded.Timeout));
+        int made = 0;
+        var workers = new WorkerSet(1, 8, _ => Interlocked.Increment(ref made) == 2 ? started : new Thread(_ => release.Wait(Bounded.Timeout)) { IsBackground = true }, new LockFreeWorkQueue());
+        try
+        {
+            workers.StartPermanentWorkers();
+
+            Assert.False(workers.TryStartSpare());
+
+            Assert.Equal(1, workers.LiveCount);
+            Assert.Null(workers.Occupant(1));
+            Assert.True(workers.TryStartSpare()); // the slot takes the next spare
+            Assert.Equal(2, workers.LiveCount);
+        }
+        finally
+        {
+            release.Set();
+        }
+    }
+
+    [Fact]
     public void TryStartSpare_InASlotALastSpareLeft_ShowsNoThreadIdUntilTheNewThreadPublishesIts()
     {
         using var release = new ManualResetEventSlim();
