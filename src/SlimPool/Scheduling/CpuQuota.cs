@@ -24,8 +24,9 @@ internal static class CpuQuota
     public static double? Read(string root = "") => ReadLimit(root)?.Cpus;
 
     /// <summary>
-    /// The limit: the smallest quota up the hierarchy, and the longest enforcement period of the levels that have one
-    /// (any of them can hold the process back for its whole period); null where none is set.
+    /// The limit: the smallest quota up the hierarchy, with that level's enforcement period (the level that binds: a
+    /// larger quota above or below it is never reached first); the longest such period where levels tie. Null where
+    /// none is set.
     /// <paramref name="root"/> prefixes every path read.
     /// </summary>
     public static CpuLimit? ReadLimit(string root = "")
@@ -50,9 +51,9 @@ internal static class CpuQuota
                 : ParseCfsLimit(ReadText(root, level + "/cpu.cfs_quota_us"), ReadText(root, level + "/cpu.cfs_period_us"));
             if (own is CpuLimit found)
             {
-                limit = limit is CpuLimit soFar
-                    ? new CpuLimit(Math.Min(soFar.Cpus, found.Cpus), found.Period > soFar.Period ? found.Period : soFar.Period)
-                    : found;
+                limit = limit is not CpuLimit soFar || found.Cpus < soFar.Cpus || (found.Cpus == soFar.Cpus && found.Period > soFar.Period)
+                    ? found
+                    : soFar;
             }
         }
 

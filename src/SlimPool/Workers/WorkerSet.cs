@@ -288,10 +288,12 @@ internal sealed class WorkerSet
     /// </remarks>
     public void OnBlocked(bool inItem)
     {
+        // Tops the unblocked workers up to WorkerCount: one spare as a rule, more where an earlier scope's spare could not
+        // start (a thread limit) and left the pool short; stops at the first start refused (an abandon, the ceiling) or
+        // failed.
         Interlocked.Increment(ref _blocked); // full fence before reading _live (pairs with TryRetire)
-        if (Volatile.Read(ref _live) - Volatile.Read(ref _blocked) < _workerCount)
+        while (Volatile.Read(ref _live) - Volatile.Read(ref _blocked) < _workerCount && TryStartSpare(whileClosed: inItem))
         {
-            TryStartSpare(whileClosed: inItem); // refused once the abandon began, as every spare is
         }
     }
 

@@ -113,16 +113,17 @@ public sealed class CpuQuotaTests : IDisposable
         Assert.Equal(0.2, CpuQuota.Read(_root));
     }
 
-    [Fact]
-    public void ReadLimit_QuotasAtTwoLevels_TakesTheSmallestQuotaAndTheLongestPeriod()
+    [Theory]
+    [InlineData("50000 100000", "600000 400000", 0.5, 100)]   // the parent's 0.5 CPU binds: the child's 1.5 is never reached
+    [InlineData("6400000 1000000", "50000 100000", 0.5, 100)] // a parent of 64 CPUs a second cannot throttle first
+    [InlineData("50000 100000", "200000 400000", 0.5, 400)]   // a tie: either can hold the process back for its period
+    public void ReadLimit_QuotasAtTwoLevels_TakesTheBindingLevelsQuotaAndPeriod(string outer, string inner, double cpus, int periodMs)
     {
-        // The parent allows 0.5 CPU per 100 ms, the child 1.5 CPUs per 400 ms: the parent's quota binds, and either can
-        // hold the process back for its whole period.
         WriteProc("0::/outer/inner\n", "29 23 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
-        Write("/sys/fs/cgroup/outer/cpu.max", "50000 100000\n");
-        Write("/sys/fs/cgroup/outer/inner/cpu.max", "600000 400000\n");
+        Write("/sys/fs/cgroup/outer/cpu.max", outer + "\n");
+        Write("/sys/fs/cgroup/outer/inner/cpu.max", inner + "\n");
 
-        Assert.Equal(new CpuLimit(0.5, TimeSpan.FromMilliseconds(400)), CpuQuota.ReadLimit(_root));
+        Assert.Equal(new CpuLimit(cpus, TimeSpan.FromMilliseconds(periodMs)), CpuQuota.ReadLimit(_root));
     }
 
     [Theory]
