@@ -24,12 +24,13 @@ internal static class CpuQuota
     public static double? Read(string root = "") => ReadLimit(root)?.Cpus;
 
     /// <summary>
-    /// The limit: the smallest quota up the hierarchy, with that level's enforcement period (the level that binds: a
-    /// larger quota above or below it is never reached first); the longest such period where levels tie. Null where
-    /// none is set.
-    /// <paramref name="root"/> prefixes every path read.
+    /// The limit: the smallest quota up the hierarchy, with the longest enforcement period of the levels whose quota
+    /// is below <paramref name="throttlingBelow"/> CPUs (any of them can hold the process back for its whole period: a
+    /// parent's quota is shared with its other children, which may spend it; one at or above the CPUs the process may
+    /// run on, with nothing else to spend it, cannot), or the smallest quota's own period where none is. Null where
+    /// none is set. <paramref name="root"/> prefixes every path read.
     /// </summary>
-    public static CpuLimit? ReadLimit(string root = "")
+    public static CpuLimit? ReadLimit(string root = "", double throttlingBelow = double.PositiveInfinity)
     {
         if (root.Length == 0 && !OperatingSystem.IsLinux())
         {
@@ -43,7 +44,8 @@ internal static class CpuQuota
             return null;
         }
 
-        CpuLimit? limit = null;
+        CpuLimit? smallest = null;
+        TimeSpan longestThrottling = TimeSpan.Zero;
         for (string? level = directory; level is not null; level = Parent(level, mount))
         {
             CpuLimit? own = v2
@@ -51,13 +53,19 @@ internal static class CpuQuota
                 : ParseCfsLimit(ReadText(root, level + "/cpu.cfs_quota_us"), ReadText(root, level + "/cpu.cfs_period_us"));
             if (own is CpuLimit found)
             {
-                limit = limit is not CpuLimit soFar || found.Cpus < soFar.Cpus || (found.Cpus == soFar.Cpus && found.Period > soFar.Period)
-                    ? found
-                    : soFar;
+                if (smallest is not CpuLimit soFar || found.Cpus < soFar.Cpus)
+                {
+                    smallest = found;
+                }
+
+                if (found.Cpus < throttlingBelow && found.Period > longestThrottling)
+                {
+                    longestThrottling = found.Period;
+                }
             }
         }
 
-        return limit;
+        return smallest is CpuLimit limit && longestThrottling > TimeSpan.Zero ? limit with { Period = longestThrottling } : smallest;
     }
 
     /// <summary>Parses v2's <c>cpu.max</c>, "&lt;quota|max&gt; &lt;period&gt;" in microseconds: CPUs, or null for none.</summary>

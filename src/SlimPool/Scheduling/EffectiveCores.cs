@@ -27,9 +27,9 @@ internal sealed class EffectiveCores
     /// runtime's processor count already rounds the quota up, so it cannot tell a quota that throttles).</param>
     public EffectiveCores(Func<CpuLimit?>? readLimit = null, int? processorCount = null, int? availableCpus = null)
     {
-        _readLimit = readLimit ?? (static () => CpuQuota.ReadLimit());
         _processorCount = processorCount ?? Environment.ProcessorCount;
-        _availableCpus = availableCpus ?? AvailableCpus();
+        int available = _availableCpus = availableCpus ?? AvailableCpus();
+        _readLimit = readLimit ?? (() => CpuQuota.ReadLimit(throttlingBelow: available));
         _cores = _processorCount;
     }
 

@@ -114,16 +114,17 @@ public sealed class CpuQuotaTests : IDisposable
     }
 
     [Theory]
-    [InlineData("50000 100000", "600000 400000", 0.5, 100)]   // the parent's 0.5 CPU binds: the child's 1.5 is never reached
-    [InlineData("6400000 1000000", "50000 100000", 0.5, 100)] // a parent of 64 CPUs a second cannot throttle first
-    [InlineData("50000 100000", "200000 400000", 0.5, 400)]   // a tie: either can hold the process back for its period
-    public void ReadLimit_QuotasAtTwoLevels_TakesTheBindingLevelsQuotaAndPeriod(string outer, string inner, double cpus, int periodMs)
+    [InlineData("50000 100000", "600000 400000", 0.5, 400)]   // both below the 2 CPUs: either can hold the process back
+    [InlineData("6400000 1000000", "50000 100000", 0.5, 100)] // a parent of 64 CPUs a second cannot: nobody can spend it
+    [InlineData("1000000 1000000", "50000 100000", 0.5, 1000)] // a parent of 1 CPU a second can: its other children spend it
+    [InlineData("400000 100000", "300000 100000", 3.0, 100)]  // neither can: the smallest quota's own period
+    public void ReadLimit_QuotasAtTwoLevels_TakesTheSmallestQuotaAndTheLongestPeriodThatCanThrottle(string outer, string inner, double cpus, int periodMs)
     {
         WriteProc("0::/outer/inner\n", "29 23 0:26 / /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
         Write("/sys/fs/cgroup/outer/cpu.max", outer + "\n");
         Write("/sys/fs/cgroup/outer/inner/cpu.max", inner + "\n");
 
-        Assert.Equal(new CpuLimit(cpus, TimeSpan.FromMilliseconds(periodMs)), CpuQuota.ReadLimit(_root));
+        Assert.Equal(new CpuLimit(cpus, TimeSpan.FromMilliseconds(periodMs)), CpuQuota.ReadLimit(_root, throttlingBelow: 2));
     }
 
     [Theory]
