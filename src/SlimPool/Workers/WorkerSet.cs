@@ -330,7 +330,12 @@ internal sealed class WorkerSet
     /// <summary>A worker that did not retire is exiting (shutdown); true if it was the last.</summary>
     public bool OnExited() => Interlocked.Decrement(ref _live) == 0;
 
-    /// <summary>Slot <paramref name="index"/>'s thread has left its loop: the slot may take the next spare.</summary>
+    /// <summary>
+    /// Slot <paramref name="index"/>'s retired spare has left its loop: the slot may take the next spare, and takes one
+    /// at once where the unblocked workers are short of WorkerCount (a scope opened while this slot, the last under
+    /// the ceiling, still held the exiting thread, and was refused its spare; nothing else would ask again with the
+    /// guard off). Never once the pool is closed: a drain's scopes ask for their own.
+    /// </summary>
     public void Release(int index)
     {
         if (index < _workerCount)
@@ -341,6 +346,12 @@ internal sealed class WorkerSet
         lock (_lock)
         {
             _threads[index] = null;
+        }
+
+        // After the slot is free (the lock's release), read both counts as OnBlocked does: a scope that was refused
+        // incremented _blocked before it looked, so this sees it; a scope that opens after this finds the slot free.
+        while (Volatile.Read(ref _live) - Volatile.Read(ref _blocked) < _workerCount && TryStartSpare(whileClosed: false))
+        {
         }
     }
 

@@ -71,6 +71,62 @@ public sealed class ThreadLimitTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public void BlockingScope_RefusedAtTheCeilingWhileARetiredSpareExits_GetsItsSpareOnceTheSlotFrees()
+    {
+        // MaxWorkers 2: the one spare slot belongs to a spare that retired (no longer live) but is still in its exit
+        // hook, so a scope opened meanwhile is refused a spare though one thread of the two runs. Its item waits for an
+        // item queued behind it: nothing asked again once the slot freed, and with the guard off the pool stayed one
+        // short for good. The slot's release now makes the deficit up.
+        int exitHooks = 0;
+        using var inExitHook = new ManualResetEventSlim();
+        using var giveUp = new ManualResetEventSlim();
+        SlimThreadPool pool = TestPools.Create(workers: 1, o =>
+        {
+            o.MaxWorkers = 2;
+            o.StarvationTimeout = Timeout.InfiniteTimeSpan;
+            o.SpareWorkerIdleTimeout = TimeSpan.FromMilliseconds(20);
+            o.OnThreadExit = index =>
+            {
+                if (index >= 1 && Interlocked.Increment(ref exitHooks) == 1)
+                {
+                    inExitHook.Set();
+                    Thread.Sleep(400);
+                }
+            };
+        });
+        try
+        {
+            using (var first = new ManualResetEventSlim())
+            {
+                pool.Queue(() => pool.RunBlocking(() => first.Wait(Bounded.Timeout))); // starts the spare
+                Bounded.Until(() => pool.LiveWorkerCount == 2, "the first scope's spare");
+                first.Set();
+            }
+
+            Bounded.Wait(inExitHook, "the spare to retire into its exit hook");
+            using var behindRan = new ManualResetEventSlim();
+            using var done = new ManualResetEventSlim();
+            pool.Queue(() =>
+            {
+                using (pool.EnterBlocking())
+                {
+                    pool.Queue(behindRan.Set);
+                    done.Set();
+                    WaitHandle.WaitAny([behindRan.WaitHandle, giveUp.WaitHandle], Bounded.Timeout);
+                }
+            });
+            Bounded.Wait(done, "the second scope");
+
+            Assert.True(behindRan.Wait(TimeSpan.FromSeconds(2)), $"the item queued behind a blocked worker never ran (live {pool.LiveWorkerCount}, blocked {pool.BlockedWorkerCount})");
+        }
+        finally
+        {
+            giveUp.Set();
+            Bounded.Run(pool.Dispose, "disposing the pool");
+        }
+    }
+
+    [Fact]
     public void Dispose_WhileSparesFailToStartForABlockedItem_WaitsForItThenEnds()
     {
         // Item A waits, without a hint, for item B queued behind it on one worker; the guard's spares cannot start. The
