@@ -292,9 +292,7 @@ internal sealed class WorkerSet
         // start (a thread limit) and left the pool short; stops at the first start refused (an abandon, the ceiling) or
         // failed.
         Interlocked.Increment(ref _blocked); // full fence before reading _live (pairs with TryRetire)
-        while (Volatile.Read(ref _live) - Volatile.Read(ref _blocked) < _workerCount && TryStartSpare(whileClosed: inItem))
-        {
-        }
+        TopUp(whileClosed: inItem);
     }
 
     /// <summary>A worker's blocking ended.</summary>
@@ -350,7 +348,14 @@ internal sealed class WorkerSet
 
         // After the slot is free (the lock's release), read both counts as OnBlocked does: a scope that was refused
         // incremented _blocked before it looked, so this sees it; a scope that opens after this finds the slot free.
-        while (Volatile.Read(ref _live) - Volatile.Read(ref _blocked) < _workerCount && TryStartSpare(whileClosed: false))
+        TopUp(whileClosed: false);
+    }
+
+    // Starts spares while fewer than WorkerCount workers are unblocked (both counts read after the caller's full fence);
+    // stops at the first start refused (closed, abandoning, the ceiling) or failed, so it never spins.
+    private void TopUp(bool whileClosed)
+    {
+        while (Volatile.Read(ref _live) - Volatile.Read(ref _blocked) < _workerCount && TryStartSpare(whileClosed))
         {
         }
     }

@@ -5,7 +5,8 @@ namespace SlimPool.Tests.Infrastructure;
 
 /// <summary>
 /// A cgroup v1 pids group that a pool's threads are born into (Linux, as root): the creating thread moves itself in
-/// (new threads inherit their creator's group), makes the pool, and moves back. <see cref="Close"/> then caps the group
+/// (new threads inherit their creator's group), makes the pool, and moves back; or a child process starts in it
+/// (<see cref="Prefix"/>). <see cref="Close"/> then caps the group
 /// at the threads it holds, so every spare the pool tries to start fails, as under a container's pids limit, while the
 /// test process and its other threads go on; <see cref="Lift"/> lifts the cap. Removed on dispose.
 /// </summary>
@@ -90,6 +91,12 @@ internal sealed class PidsCage : IDisposable
 
     /// <summary>Lifts the cap.</summary>
     public void Lift() => File.WriteAllText(Path.Combine(_directory, "pids.max"), "max");
+
+    /// <summary>Caps the group at <paramref name="threads"/> threads.</summary>
+    public void Cap(int threads) => File.WriteAllText(Path.Combine(_directory, "pids.max"), threads.ToString(CultureInfo.InvariantCulture));
+
+    /// <summary>A command that moves itself into the group, then runs its arguments (a child process born into it).</summary>
+    public IReadOnlyList<string> Prefix => ["sh", "-c", "echo $$ > \"$0\" && exec \"$@\"", Path.Combine(_directory, "cgroup.procs")];
 
     public void Dispose()
     {

@@ -109,49 +109,19 @@ public sealed class StarvationGuardCpuTests(ITestOutputHelper output)
         // A container's pids limit makes a thread's start fail once it is reached. 64 items block without a hint: the
         // guard adds a spare each period until a start fails. The failure reached the guard's thread unhandled and ended
         // the process ("Out of memory.", exit code 134); the pool now goes on with the threads it has.
-        const string Mount = "/sys/fs/cgroup/pids";
-        if (!OperatingSystem.IsLinux() || !File.Exists(Path.Combine(Mount, "cgroup.procs")))
+        using PidsCage? cage = PidsCage.TryCreate(out string reason);
+        if (cage is null)
         {
-            output.WriteLine("NOT RUN: no cgroup v1 pids hierarchy");
+            output.WriteLine($"NOT RUN: {reason}");
             return;
         }
 
-        string directory = Path.Combine(Mount, $"slimpool-test-{Environment.ProcessId}-{Guid.NewGuid():N}");
-        try
-        {
-            Directory.CreateDirectory(directory);
-            File.WriteAllText(Path.Combine(directory, "pids.max"), "40");
-        }
-        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
-        {
-            output.WriteLine($"NOT RUN: cannot make a pids cgroup: {exception.Message}");
-            return;
-        }
+        cage.Cap(40);
+        IReadOnlyDictionary<string, string> result = ProbeProcess.SleepFlood(workers: 2, seconds: 4, cage.Prefix);
 
-        try
-        {
-            IReadOnlyList<string> prefix = ["sh", "-c", "echo $$ > \"$0\" && exec \"$@\"", Path.Combine(directory, "cgroup.procs")];
-            IReadOnlyDictionary<string, string> result = ProbeProcess.SleepFlood(workers: 2, seconds: 4, prefix);
-
-            output.WriteLine(string.Join(", ", result.Select(pair => $"{pair.Key}={pair.Value}")));
-            Assert.Equal(64, result.Int("completed"));
-            Assert.InRange(result.Int("peak-live"), 3, 40);
-        }
-        finally
-        {
-            for (int attempt = 0; ; attempt++)
-            {
-                try
-                {
-                    Directory.Delete(directory);
-                    break;
-                }
-                catch (IOException) when (attempt < 100)
-                {
-                    Thread.Sleep(20); // the probe's exit takes its threads out of the group a moment later
-                }
-            }
-        }
+        output.WriteLine(string.Join(", ", result.Select(pair => $"{pair.Key}={pair.Value}")));
+        Assert.Equal(64, result.Int("completed"));
+        Assert.InRange(result.Int("peak-live"), 3, 40);
     }
 
     [Theory]
