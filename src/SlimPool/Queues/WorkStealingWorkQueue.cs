@@ -44,6 +44,9 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     private readonly LockFreeQueue<PaddedHeadAndTail> _injection = new();
     private readonly Lock _attachLock = new();
 
+    // The stacks of the threads attached here: a producer outside them skips the thread-local read (AttachedStacks).
+    private AttachedStacks _attachedStacks = new();
+
     // Indexed by worker index; replaced (copy on write) under _attachLock, read without it by thieves.
     private volatile WorkerQueues?[] _locals = [];
 
@@ -182,6 +185,11 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     /// </summary>
     internal bool TryPushOwn(object callback, object? state, ExecutionContext? context)
     {
+        if (!_attachedStacks.MayHoldCurrentThread)
+        {
+            return false; // not attached to this queue: no thread-local read
+        }
+
         WorkerQueues? local = t_local;
         if (local is not null && local.Owner == this)
         {
@@ -197,7 +205,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
 
     private bool EnqueueFenced(in QueuedWorkItem item)
     {
-        WorkerQueues? local = t_local;
+        WorkerQueues? local = _attachedStacks.MayHoldCurrentThread ? t_local : null;
         if (local is not null && local.Owner == this)
         {
             local.Push(item, _injection);
@@ -371,6 +379,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
             locals.CopyTo(copy, 0);
             copy[workerIndex] = local;
             _locals = copy;
+            _attachedStacks.AddCurrentThread(); // before this thread's first push: it must find itself inside
         }
 
         t_local = local;
