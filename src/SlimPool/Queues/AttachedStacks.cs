@@ -4,18 +4,19 @@ namespace SlimPool.Queues;
 
 /// <summary>
 /// One address range that holds the stacks of every thread ever attached to a <see cref="WorkStealingWorkQueue"/>: a
-/// caller whose local lies outside it is attached to none, which a producer from outside the pool learns from two
+/// caller whose local lies outside it is not attached to that queue, which a producer from outside the pool learns from two
 /// fields and the address of a local instead of a thread-local lookup (on Linux a call into the runtime's TLS, about
 /// 1.3 ns of a 7 ns publish). HotSpot once found its current thread by the stack pointer for the same reason.
 /// </summary>
 /// <remarks>
 /// <para><b>Only a filter.</b> Inside the range a caller still looks up its thread-local: a thread created between
-/// two workers, or one whose stack the range grew over, is told apart there. Outside it, the caller is attached to
-/// none, exactly: the range holds every attached thread's whole stack, as the operating system reports it
-/// (<see cref="ThreadStackBounds"/>), and a thread's locals all lie in its stack. Where the bounds cannot be read, the
-/// range becomes every address, and every caller looks up.</para>
+/// two workers, or one whose stack the range grew over, is told apart there. Outside it, the caller is not attached,
+/// exactly: the range holds every attached thread's whole stack, as the operating system reserved it
+/// (<see cref="ThreadStackBounds"/>), and a thread's locals all lie in its stack. Where the bounds cannot be read (a
+/// main thread, whose stack grows on demand; a system without the calls), the range becomes every address, and every
+/// caller looks up.</para>
 /// <para><b>Races.</b> The two ends only widen, each on its own, under the queue's attach lock
-/// (<see cref="AddCurrentThread"/>), and are read without it. An attached thread widened them itself before its first
+/// (<see cref="Add"/>), and are read without it. An attached thread widened them itself before its first
 /// push, so each of its reads returns its own widening or a later one of that field, every one at least as wide: it
 /// always finds itself inside, whatever mix of the two fields it reads. Any other caller may read any mix, which can
 /// only send it to its thread-local.</para>
@@ -48,23 +49,27 @@ internal struct AttachedStacks
         }
     }
 
-    /// <summary>Widens the range over the calling thread's stack. The caller holds the queue's attach lock.</summary>
-    public void AddCurrentThread()
+    /// <summary>
+    /// The calling thread's stack, for <see cref="Add"/>: every address where its bounds cannot be read. Read before the
+    /// queue's attach lock is taken (it may ask the operating system).
+    /// </summary>
+    public static (nuint Low, nuint High) CurrentThreadStack() =>
+        ThreadStackBounds.TryGetCurrent(out nuint low, out nuint high) ? (low, high) : (0, nuint.MaxValue);
+
+    /// <summary>
+    /// Widens the range over <paramref name="stack"/>, an attaching thread's (<see cref="CurrentThreadStack"/>), before
+    /// that thread's first push. The caller holds the queue's attach lock.
+    /// </summary>
+    public void Add((nuint Low, nuint High) stack)
     {
-        if (!ThreadStackBounds.TryGetCurrent(out nuint low, out nuint high))
+        if (stack.Low < _low)
         {
-            low = 0;
-            high = nuint.MaxValue;
+            _low = stack.Low;
         }
 
-        if (low < _low)
+        if (stack.High > _high)
         {
-            _low = low;
-        }
-
-        if (high > _high)
-        {
-            _high = high;
+            _high = stack.High;
         }
     }
 }

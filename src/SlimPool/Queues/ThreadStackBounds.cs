@@ -4,12 +4,13 @@ namespace SlimPool.Queues;
 
 /// <summary>
 /// The address range of the calling thread's stack, as the operating system reserved it: every address a local of this
-/// thread can have lies in it. Linux and other systems with <c>pthread_getattr_np</c> (glibc, musl), macOS and Windows;
-/// elsewhere, or where a call fails, it reports none.
+/// thread can have lies in it. Linux (glibc and musl, through <c>pthread_getattr_np</c>), macOS and Windows; elsewhere,
+/// on the process's main thread under Linux or macOS (whose stack grows on demand, and which musl reports only as far as
+/// it has grown), or where a call fails, it reports none.
 /// </summary>
 internal static unsafe partial class ThreadStackBounds
 {
-    // pthread_attr_t is 56 bytes on x64 (glibc and musl) and 64 on arm64; room to spare, 8-byte aligned.
+    // pthread_attr_t is 56 bytes on x64 (glibc and musl) and on musl's arm64, 64 on glibc's; room to spare, 8-byte aligned.
     private const int PthreadAttributesLongs = 32;
 
     private static readonly delegate* unmanaged<nint> s_pthreadSelf;
@@ -18,29 +19,40 @@ internal static unsafe partial class ThreadStackBounds
     private static readonly delegate* unmanaged<void*, int> s_pthreadAttributesDestroy;
     private static readonly delegate* unmanaged<nint, void*> s_pthreadGetStackAddress; // macOS: the stack's top
     private static readonly delegate* unmanaged<nint, nuint> s_pthreadGetStackSize;
+    private static readonly delegate* unmanaged<int> s_pthreadIsMainThread; // macOS: pthread_main_np
 
 #pragma warning disable CA1810 // the exports are looked up once, together, and only where they can exist
     static ThreadStackBounds()
 #pragma warning restore CA1810
     {
-        if (OperatingSystem.IsWindows())
+        if (!OperatingSystem.IsLinux() && !OperatingSystem.IsMacOS())
         {
-            return;
+            return; // Windows asks kernel32; anywhere else the bounds stay unknown
         }
 
-        // The process's global symbols: libc's (and libpthread's, on a glibc older than 2.34) are among them.
-        nint process = NativeLibrary.GetMainProgramHandle();
-        s_pthreadSelf = (delegate* unmanaged<nint>)Export(process, "pthread_self");
-        if (OperatingSystem.IsMacOS())
+        try
         {
-            s_pthreadGetStackAddress = (delegate* unmanaged<nint, void*>)Export(process, "pthread_get_stackaddr_np");
-            s_pthreadGetStackSize = (delegate* unmanaged<nint, nuint>)Export(process, "pthread_get_stacksize_np");
+            // The process's global symbols: libc's (and libpthread's, on a glibc older than 2.34) are among them.
+            nint process = NativeLibrary.GetMainProgramHandle();
+            s_pthreadSelf = (delegate* unmanaged<nint>)Export(process, "pthread_self");
+            if (OperatingSystem.IsMacOS())
+            {
+                s_pthreadGetStackAddress = (delegate* unmanaged<nint, void*>)Export(process, "pthread_get_stackaddr_np");
+                s_pthreadGetStackSize = (delegate* unmanaged<nint, nuint>)Export(process, "pthread_get_stacksize_np");
+                s_pthreadIsMainThread = (delegate* unmanaged<int>)Export(process, "pthread_main_np");
+            }
+            else
+            {
+                s_pthreadGetAttributes = (delegate* unmanaged<nint, void*, int>)Export(process, "pthread_getattr_np");
+                s_pthreadAttributesGetStack = (delegate* unmanaged<void*, void**, nuint*, int>)Export(process, "pthread_attr_getstack");
+                s_pthreadAttributesDestroy = (delegate* unmanaged<void*, int>)Export(process, "pthread_attr_destroy");
+            }
         }
-        else
+        catch (Exception exception) when (exception is System.ComponentModel.Win32Exception or ArgumentException)
         {
-            s_pthreadGetAttributes = (delegate* unmanaged<nint, void*, int>)Export(process, "pthread_getattr_np");
-            s_pthreadAttributesGetStack = (delegate* unmanaged<void*, void**, nuint*, int>)Export(process, "pthread_attr_getstack");
-            s_pthreadAttributesDestroy = (delegate* unmanaged<void*, int>)Export(process, "pthread_attr_destroy");
+            // No handle to the process's symbols: the bounds stay unknown (a type initializer that threw would fail
+            // every attach after it).
+            s_pthreadSelf = null;
         }
     }
 
@@ -60,13 +72,14 @@ internal static unsafe partial class ThreadStackBounds
         {
             return false;
         }
-        else if (s_pthreadGetStackAddress != null && s_pthreadGetStackSize != null)
+        else if (s_pthreadGetStackAddress != null && s_pthreadGetStackSize != null && s_pthreadIsMainThread != null && s_pthreadIsMainThread() == 0)
         {
             nint self = s_pthreadSelf();
             high = (nuint)s_pthreadGetStackAddress(self);
             low = high - s_pthreadGetStackSize(self);
         }
-        else if (s_pthreadGetAttributes != null && s_pthreadAttributesGetStack != null && s_pthreadAttributesDestroy != null)
+        else if (s_pthreadGetAttributes != null && s_pthreadAttributesGetStack != null && s_pthreadAttributesDestroy != null
+            && Diagnostics.ThreadCpuClock.CurrentThreadId() is int threadId && threadId != 0 && threadId != Environment.ProcessId)
         {
             long* attributes = stackalloc long[PthreadAttributesLongs];
             if (s_pthreadGetAttributes(s_pthreadSelf(), attributes) != 0)

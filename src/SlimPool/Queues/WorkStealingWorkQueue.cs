@@ -367,6 +367,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     {
         ArgumentOutOfRangeException.ThrowIfNegative(workerIndex);
         var local = new WorkerQueues(this, workerIndex);
+        (nuint Low, nuint High) stack = AttachedStacks.CurrentThreadStack();
         lock (_attachLock)
         {
             WorkerQueues?[] locals = _locals;
@@ -379,7 +380,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
             locals.CopyTo(copy, 0);
             copy[workerIndex] = local;
             _locals = copy;
-            _attachedStacks.AddCurrentThread(); // before this thread's first push: it must find itself inside
+            _attachedStacks.Add(stack); // before this thread's first push: it must find itself inside
         }
 
         t_local = local;

@@ -54,7 +54,7 @@ public sealed class AttachedStacksTests
 
         attached.Run(() =>
         {
-            stacks.Value.AddCurrentThread();
+            stacks.Value.Add(AttachedStacks.CurrentThreadStack());
             return 0;
         });
 
