@@ -187,6 +187,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
     {
         if (!_attachedStacks.MayHoldCurrentThread)
         {
+            Debug.Assert(t_local?.Owner != this, "the range holds every attached thread's stack (AttachedStacks)");
             return false; // not attached to this queue: no thread-local read
         }
 
