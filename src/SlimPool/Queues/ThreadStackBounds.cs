@@ -1,3 +1,4 @@
+using System.Globalization;
 using System.Runtime.InteropServices;
 
 namespace SlimPool.Queues;
@@ -79,7 +80,7 @@ internal static unsafe partial class ThreadStackBounds
             low = high - s_pthreadGetStackSize(self);
         }
         else if (s_pthreadGetAttributes != null && s_pthreadAttributesGetStack != null && s_pthreadAttributesDestroy != null
-            && Diagnostics.ThreadCpuClock.CurrentThreadId() is int threadId && threadId != 0 && threadId != Environment.ProcessId)
+            && IsMainThread(ReadThreadSelfLink()) == false)
         {
             long* attributes = stackalloc long[PthreadAttributesLongs];
             if (s_pthreadGetAttributes(s_pthreadSelf(), attributes) != 0)
@@ -111,6 +112,33 @@ internal static unsafe partial class ThreadStackBounds
         low = 0;
         high = 0;
         return false;
+    }
+
+    /// <summary>
+    /// Whether the thread the link <c>/proc/thread-self</c> points from is its process's main thread: the link reads
+    /// "&lt;pid&gt;/task/&lt;tid&gt;", both in the namespace /proc was mounted in, and the main thread's id is its
+    /// process's. Null when the link is missing or reads otherwise.
+    /// </summary>
+    internal static bool? IsMainThread(string? threadSelfLink)
+    {
+        string[]? parts = threadSelfLink?.Split('/');
+        return parts is [string process, "task", string thread]
+            && int.TryParse(process, NumberStyles.None, CultureInfo.InvariantCulture, out int processId)
+            && int.TryParse(thread, NumberStyles.None, CultureInfo.InvariantCulture, out int threadId)
+            ? processId == threadId
+            : null;
+    }
+
+    private static string? ReadThreadSelfLink()
+    {
+        try
+        {
+            return new FileInfo("/proc/thread-self").LinkTarget;
+        }
+        catch (Exception exception) when (exception is IOException or UnauthorizedAccessException)
+        {
+            return null;
+        }
     }
 
     private static void* Export(nint library, string name) =>

@@ -32,6 +32,27 @@ public sealed class AttachedStacksTests
         Assert.True(a.high <= b.low || b.high <= a.low, "two live threads' stacks overlap");
     }
 
+    [Theory]
+    [InlineData("1234/task/1234", true)]
+    [InlineData("1234/task/1240", false)]
+    [InlineData("1/task/1", true)]
+    public void IsMainThread_ThreadSelfLink_ComparesTheProcessAndThreadIds(string link, bool main)
+    {
+        Assert.Equal(main, ThreadStackBounds.IsMainThread(link));
+    }
+
+    [Theory]
+    [InlineData(null)]
+    [InlineData("")]
+    [InlineData("1234/task")]
+    [InlineData("1234/tasks/1234")]
+    [InlineData("-1/task/-1")]
+    [InlineData("a/task/a")]
+    public void IsMainThread_LinkMissingOrUnexpected_IsUnknown(string? link)
+    {
+        Assert.Null(ThreadStackBounds.IsMainThread(link));
+    }
+
     [Fact]
     public void MayHoldCurrentThread_NothingAttached_IsFalse()
     {
