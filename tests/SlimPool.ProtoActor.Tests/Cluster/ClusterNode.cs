@@ -39,7 +39,12 @@ internal sealed class ClusterNode : IDisposable
         string name = ProtoSystems.UniqueName();
         SlimThreadPool pool = ProtoSystems.Pool(name);
         Props greeter = Props.FromProducer(() => new NodeActor(name)).WithDispatcher(new SlimPoolDispatcher(pool));
-        ClusterConfig config = ClusterConfig.Setup(clusterName, provider, new PartitionIdentityLookup()).WithClusterKind(Kind, greeter);
+        // A request waits as long as the test's own bound (Proto's default gives up after 5 s): on a loaded 2-core
+        // machine an identity's first activation, while the partitions settle, can take longer, and the test is about
+        // where actors run, not how fast the cluster answers.
+        ClusterConfig config = ClusterConfig.Setup(clusterName, provider, new PartitionIdentityLookup())
+            .WithClusterKind(Kind, greeter)
+            .WithActorRequestTimeout(ProtoSystems.RequestTimeout);
         ActorSystem system = new ActorSystem().WithRemote(RemoteConfig.BindTo("127.0.0.1", 0)).WithCluster(config);
         Bounded.Wait(system.Cluster().StartMemberAsync(), $"member {name} to start");
         return new ClusterNode(name, pool, system);
