@@ -34,9 +34,11 @@
 #   PriorityLanes.pml         the High lane's tickets against direct takes; broken: TWO_WORDS (items and tickets
 #                             counted in two words: an item waits with no ticket)
 #   PriorityLanesShutdown.pml an abandon against producers racing it, items with identities: PRODUCERS, LOW (the Low
-#                             lane); broken: TICKETS_ONLY (the looks take lane items through tickets alone: an item
-#                             accepted before the shutdown is left to a racer's late ticket), ENQUEUE_FIRST (High
-#                             items enqueued before they are counted)
+#                             lane), DRAIN (a drain: the worker takes every item accepted before it); broken:
+#                             TICKETS_ONLY (the looks take lane items through tickets alone: an item accepted before
+#                             the shutdown is left to a racer's late ticket), ENQUEUE_FIRST (High items enqueued before
+#                             they are counted), BROKEN_LEAVE with DRAIN (the worker leaves on an empty queue, the lanes
+#                             unread: an accepted item is left to the finish)
 #   ExitBarrier.pml           (src/SlimPool/Workers/) a drain's workers leaving together while an item blocks until
 #                             its posted callback has run: WORKERS, SPARE (one worker, and its blocking scope's spare),
 #                             LATEPOST (the callback posted inside the scope), OUTSIDE (a publish from outside at any
@@ -113,6 +115,7 @@ runs=(
   "$lanes|-DWORKERS=2 -DPRODUCERS=3 -DPUSHES=1|none"
   "$laneshut||none" "$laneshut|-DTICKETS_ONLY|some" "$laneshut|-DENQUEUE_FIRST|some"
   "$laneshut|-DLOW|none" "$laneshut|-DLOW -DTICKETS_ONLY|some"
+  "$laneshut|-DDRAIN|none" "$laneshut|-DDRAIN -DLOW|none" "$laneshut|-DDRAIN -DBROKEN_LEAVE|some" "$laneshut|-DDRAIN -DLOW -DBROKEN_LEAVE|some"
   "$ring|$r1|none" "$ring|$r2|none" "$ring|$r1 -DBROKEN_ROOM|some" "$ring|$r1 -DBROKEN_SLOT|some" "$ring|$r2 -DBROKEN_SLOT|some"
   "$watch||none" "$watch|-DWORKERS=3|none" "$watch|-DBROKEN_RECHECK|some" "$watch|-DBROKEN_WAKE|some"
   "$exits||none" "$exits|-DOUTSIDE|none" "$exits|-DWORKERS=3 -DOUTSIDE|none" "$exits|-DWORKERS=1 -DSPARE -DOUTSIDE|none"

@@ -82,7 +82,7 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
         _onItemSkipped = () => Interlocked.Increment(ref _cancelledCount);
 
         // The thread factory runs only from StartPermanentWorkers on, once _loop is set.
-        _workerSet = new WorkerSet(_workerCount, options.EffectiveMaxWorkers, index => _loop!.NewThread(index), _queue, () => _shutdown!.OnWorkersExited());
+        _workerSet = new WorkerSet(_workerCount, options.EffectiveMaxWorkers, index => _loop!.NewThread(index), _queue, () => _shutdown!.OnWorkersExited(), () => _publisher!.Lanes);
         if (options.StarvationTimeout != Timeout.InfiniteTimeSpan)
         {
             _guard = new StarvationGuard(_workerSet, _queue, SlimThreadPoolOptions.ToWholeMilliseconds(options.StarvationTimeout), _name);
@@ -96,7 +96,7 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
         // What the shutdown runs itself runs as the workers run their items: under the pool's context, or none.
         SynchronizationContext? workersContext = options.UseSynchronizationContext ? _synchronizationContext : null;
         _shutdown = new ShutdownCoordinator(_queue, _runner, _workerSet, _idleWait, _guard, _gate, OnShutdownFinished, HandBackGroupItems, () => _publisher!.Lanes, workersContext, _longRunning);
-        _idle = new IdleTracker(_queue, _workerSet, _shutdown, _longRunning);
+        _idle = new IdleTracker(_queue, _workerSet, _shutdown, _longRunning, () => _publisher!.Lanes);
         (_meter, Histogram<double> queueWait, Action<TimeSpan> recordQueueWait, _durations) = CreateMetrics();
         _publisher = new Publisher(this, _queue, _idleWait, _guard, _shutdown, _gate, (queueWait, recordQueueWait), options.LowPriorityMaxDelay, namingItems: _slowItems is not null, options.FlowExecutionContext);
         _loop = new WorkerLoop(this, options, _publisher, _queue, _gate, _idleWait, _workerSet, _runner, _shutdown, _idle, _synchronizationContext);

@@ -165,6 +165,14 @@ internal sealed class PriorityLanes
     private static int Tickets(long state) => (int)(state >> 32);
 
     /// <summary>
+    /// Whether neither lane holds an item (a High count claimed is as good as taken: its claimer waits for the item). An
+    /// item whose add has begun its enqueue reads as held: a High item is counted before it is enqueued, a Low one
+    /// enqueued before it is counted. Read by the drain's workers before they leave and by the idle test, since a lane's
+    /// item may have no ticket queued for it (see the remarks).
+    /// </summary>
+    public bool IsEmpty => Items(Volatile.Read(ref _highState)) == 0 && _low.IsEmpty;
+
+    /// <summary>
     /// Takes any item left in a lane, High first, without its ticket: what the shutdown's looks do after they have taken
     /// the queue's tickets (see the remarks). The tickets left behind find nothing when they run or are handed back.
     /// </summary>

@@ -11,18 +11,24 @@
  *  - no item is taken twice (asserted at each take), and when nothing can move any more every added item was taken
  *    once and the lane, the queue and the counts are empty (asserted at Spin's timeout): a racing producer that finds
  *    the pool past its last look runs its own ticket, which takes its item or finds nothing.
- * Variants: -DLOW (the Low lane: no count, one ticket per item, a ticket takes the oldest item if any).
+ * Variants: -DLOW (the Low lane: no count, one ticket per item, a ticket takes the oldest item if any); -DDRAIN (a
+ * drain: after the stop the worker takes on until the queue and the lane are empty, and then leaves; every item
+ * accepted before the shutdown began is taken by the worker, not by the looks: asserted when it returns).
  * Broken variants Spin must reject: -DTICKETS_ONLY (the looks take lane items only through the queue's tickets: a
  * racing producer's item, counted but its ticket not yet published, is taken in place of an accepted one, which is left
  * for the racer's late ticket); -DENQUEUE_FIRST (High: the item enqueued before it is counted: the looks' claims can take
- * an uncounted item and leave a counted one).
+ * an uncounted item and leave a counted one); -DDRAIN -DBROKEN_LEAVE (the drain's worker leaves once the queue is
+ * empty: an accepted item whose ticket took a racer's, or a covered High item added after its last take, is left to
+ * the finish, off the workers).
  *
  * What is the code, step by step. A producer (TryPublish, PublishToLane, Publish, OnQueuedDuringShutdown): reads the
  * shutdown flag (refused if set); counts its item with one compare-and-swap of items and tickets (High), then enqueues
  * it; publishes its ticket if the count said so (Low: always); reads the shutdown flag again, ticket or not, and if set
  * and the last look has begun, runs one leftover the look left: a ticket from the queue, else a lane's item. A ticket's run (or hand-back): one compare-and-swap (one ticket less,
  * one item claimed if any is counted), then the claimed item's dequeue, which waits for an enqueue in progress. The
- * worker checks the abandon flag before each look, then takes a High item directly (claim, dequeue) or a ticket. The
+ * worker checks the abandon flag before each look, then takes a High item directly (claim, dequeue) or a ticket; in a
+ * drain (WorkerLoop, ExitBarrier) it takes on after the stop, reads the stop flag, then the queue, then the lanes, each a
+ * separate load, and leaves when all say empty; after the stop its take also takes a lane's item directly. The
  * shutdown: Begin's exchange, then (once the worker exited) the first look, the last-look flag, the second look; each
  * look takes the queue's tickets and then, unless TICKETS_ONLY, every count left (TryTakeLeftover). Memory is
  * sequentially consistent, as the interlocked operations and full fences make the accesses that matter.
@@ -47,6 +53,7 @@ byte accepted = 0;     /* producers whose TryQueue returned true */
 byte before = 0;       /* accepted before Begin */
 byte taken = 0;        /* items taken (run or handed back), by producer id */
 byte quiet = 0;        /* producers finished */
+byte byWorker = 0;     /* items the worker took, by producer id */
 
 /* A ticket's run or hand-back: its exchange, then the claimed item. */
 inline run_ticket(x, got) {
@@ -147,6 +154,7 @@ out:
   quiet++
 }
 
+#ifndef DRAIN
 proctype worker() {
   byte x;
   bool got;
@@ -160,6 +168,41 @@ end:
   od;
   workerGone = true
 }
+#else
+/* A drain's worker: the take (High straight from the lane, else a ticket, else, once stopped, a lane's item: the Low
+   one here, High being taken first), then the stop flag, the queue and the lanes as separate loads. x is set by a
+   take, and 255 (none) when a ticket found nothing. */
+proctype worker() {
+  byte x;
+  bool got;
+end:
+  do
+  :: atomic { high > 0 -> high-- }; lane?x; TAKE(x); byWorker = byWorker | (1 << x)
+  :: atomic { queue > 0 -> queue-- }; x = 255; run_ticket(x, got);
+     if
+     :: x != 255 -> byWorker = byWorker | (1 << x)
+     :: else -> skip
+     fi
+#if defined(LOW) && !defined(BROKEN_LEAVE)
+  :: atomic { shut && nempty(lane) -> lane?x }; TAKE(x); byWorker = byWorker | (1 << x)
+#endif
+  :: shut ->                                         /* the takes found nothing; the stop flag read */
+     if
+     :: queue > 0 -> skip                            /* round again */
+     :: queue == 0 ->
+#ifdef BROKEN_LEAVE
+        break
+#else
+        if
+        :: high > 0 || nempty(lane) -> skip
+        :: high == 0 && empty(lane) -> break
+        fi
+#endif
+     fi
+  od;
+  workerGone = true
+}
+#endif
 
 proctype shutdown() {
   byte x;
@@ -169,7 +212,13 @@ proctype shutdown() {
   look(x, got);                                      /* the first look */
   finished = true;
   look(x, got);                                      /* the last look */
-  atomic { assert((taken & before) == before); returned = true }
+  atomic {
+    assert((taken & before) == before);
+#ifdef DRAIN
+    assert((byWorker & before) == before);           /* the drain's workers ran them, not the finish */
+#endif
+    returned = true
+  }
 }
 
 active proctype stranded() {

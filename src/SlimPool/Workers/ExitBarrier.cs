@@ -1,4 +1,5 @@
 using SlimPool.Queues;
+using SlimPool.Scheduling;
 
 namespace SlimPool.Workers;
 
@@ -25,7 +26,7 @@ namespace SlimPool.Workers;
 /// registrations and pulses under the lock, so either the look sees the item or the lower count, or the pulse comes
 /// after the sleeper waits. ExitBarrier.pml checks both with no timeout on the wait.</para>
 /// </remarks>
-internal sealed class ExitBarrier(WorkerSet workers, IWorkQueue queue)
+internal sealed class ExitBarrier(WorkerSet workers, IWorkQueue queue, Func<PriorityLanes?>? lanes)
 {
     /// <summary>A sleeper's longest wait; every wake it needs is signalled, so this only bounds a missed one.</summary>
     internal const int MaxWaitMilliseconds = 50;
@@ -56,7 +57,7 @@ internal sealed class ExitBarrier(WorkerSet workers, IWorkQueue queue)
 
             if (Volatile.Read(ref _idle) >= workers.LiveCount)
             {
-                if (!queue.IsEmpty)
+                if (!IsNothingQueued)
                 {
                     break;
                 }
@@ -67,7 +68,7 @@ internal sealed class ExitBarrier(WorkerSet workers, IWorkQueue queue)
                 return true;
             }
 
-            if (!queue.IsEmpty)
+            if (!IsNothingQueued)
             {
                 break;
             }
@@ -75,7 +76,7 @@ internal sealed class ExitBarrier(WorkerSet workers, IWorkQueue queue)
             lock (_lock)
             {
                 Interlocked.Increment(ref _sleepers);
-                if (Volatile.Read(ref _leaving) == 0 && !workers.IsAbandoning && Volatile.Read(ref _idle) < workers.LiveCount && queue.IsEmpty)
+                if (Volatile.Read(ref _leaving) == 0 && !workers.IsAbandoning && Volatile.Read(ref _idle) < workers.LiveCount && IsNothingQueued)
                 {
                     Monitor.Wait(_lock, MaxWaitMilliseconds);
                 }
@@ -87,6 +88,11 @@ internal sealed class ExitBarrier(WorkerSet workers, IWorkQueue queue)
         Interlocked.Decrement(ref _idle); // an item to take: busy again
         return false;
     }
+
+    // The queue and the priority lanes: a lane's item may wait with no ticket queued for it (PriorityLanes), and it is
+    // the drain's as much as a queued item (WorkerLoop takes it straight from the lane once the pool stops). A lane item
+    // is added before its ticket is published, so the publish's wake (OnQueued) follows the add as it follows an enqueue.
+    private bool IsNothingQueued => queue.IsEmpty && lanes?.Invoke() is not { IsEmpty: false };
 
     /// <summary>An item was published during the shutdown (after the publish's full fence): wakes the sleepers.</summary>
     public void OnQueued() => WakeSleepers();

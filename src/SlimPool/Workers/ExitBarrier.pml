@@ -11,6 +11,10 @@
  *            again (_leaving, _idle < live, queue empty) and wait for a pulse; _sleepers--.
  *   publisher during the shutdown: publish (a full fence), then OnQueued: _sleepers != 0 -> PulseAll under the lock.
  *   a leaving worker stays counted idle, and leaves the live count when it exits.
+ *   "the queue" here is the pool's queue and its priority lanes (ExitBarrier.IsNothingQueued): a lane's item is added
+ *            before its ticket is published, and one that publishes no ticket (covered by one outstanding) still calls
+ *            OnQueued during a shutdown, so both behave as one publish; PriorityLanesShutdown.pml -DDRAIN checks that the
+ *            worker takes a lane's item whose ticket ran another's.
  *   a spare parked in its idle wait as the drain began (-DRETIRE) may time out instead of seeing the stop: it looks at
  *            the queue (IsEmptyForALeavingSpare) and, finding it empty, asks to retire (TryRetire: live--, a full fence,
  *            then the read of the blocked count: refused, live++, while the workers not blocked would fall below

@@ -5,7 +5,9 @@ namespace SlimPool.Workers;
 
 /// <summary>Detects when a pool is idle, for <c>WaitForIdleAsync</c>, at no cost while nobody waits.</summary>
 /// <remarks>
-/// <para>"Idle" is read as: no long-running task, every worker's busy flag down, the queue empty, every flag down and
+/// <para>"Idle" is read as: no long-running task, every worker's busy flag down, the queue and the priority lanes empty (a
+/// lane's item may wait with no ticket queued for it until a racing producer publishes its own: see
+/// <see cref="Scheduling.PriorityLanes"/>), every flag down and
 /// unchanged since, and no long-running task again (<see cref="IsIdleNow"/>). A worker raises its flag (with a full
 /// fence) before it looks for an item and lowers it only after it found the queue empty, and each slot counts its
 /// flag's changes: a slot read down and unchanged on both sides of our look at the queue was idle at that moment, so
@@ -25,7 +27,7 @@ namespace SlimPool.Workers;
 /// flag is up, by the looks that follow; and again after them, for a task started by an item of a worker read
 /// busy-then-idle meanwhile.</para>
 /// </remarks>
-internal sealed class IdleTracker(IWorkQueue queue, WorkerSet workers, ShutdownCoordinator shutdown, Async.LongRunningTasks longRunning)
+internal sealed class IdleTracker(IWorkQueue queue, WorkerSet workers, ShutdownCoordinator shutdown, Async.LongRunningTasks longRunning, Func<Scheduling.PriorityLanes?> lanes)
 {
     private readonly IdleWaiters _waiters = new();
 
@@ -65,6 +67,7 @@ internal sealed class IdleTracker(IWorkQueue queue, WorkerSet workers, ShutdownC
         long changes = workers.BusyChangesIfNoneBusy();
         return changes >= 0
             && queue.IsEmpty
+            && lanes() is not { IsEmpty: false }
             && workers.BusyChangesIfNoneBusy() == changes
             && longRunning.Count == 0
             && !shutdown.IsRunningItems;

@@ -136,8 +136,12 @@ internal sealed class WorkerLoop
                 }
 
                 // High items first, straight from their lane (their tickets stay queued, holding their capacity slots);
-                // a pool that never had one pays a null test here.
-                if ((_publisher.Lanes is { } lanes && lanes.TryTakeHigh(out QueuedWorkItem item)) || TryDequeue(workStealing, ownQueues, out item))
+                // a pool that never had one pays a null test here. Once the pool stops, what the lanes hold too (see
+                // the stop below).
+                PriorityLanes? lanes = _publisher.Lanes;
+                if ((lanes is not null && lanes.TryTakeHigh(out QueuedWorkItem item))
+                    || TryDequeue(workStealing, ownQueues, out item)
+                    || (lanes is not null && _idleWait.IsStopping && lanes.TryTakeLeftover(out item)))
                 {
                     _idleWait.OnWorkTaken(index);
                     if (idleTimeout >= 0)
@@ -185,8 +189,13 @@ internal sealed class WorkerLoop
                 if (_idleWait.IsStopping)
                 {
                     // IsStopping was read before this last look, so the look sees every item whose producer saw the
-                    // pool still open (see ShutdownCoordinator). An item seen goes round the loop again.
-                    if (!_queue.IsEmpty)
+                    // pool still open (see ShutdownCoordinator). An item seen goes round the loop again. The lanes count
+                    // as queued: a lane's item can wait there with no ticket queued for it, its ticket having run
+                    // another producer's item, one whose own ticket that producer has yet to publish (PriorityLanes);
+                    // such an item was accepted, maybe long before the stop, and a drain's workers take it straight
+                    // from the lane (the loop's take above), as the shutdown's looks do, rather than leave it to the
+                    // thread that finishes the shutdown.
+                    if (!_queue.IsEmpty || _publisher.Lanes is { IsEmpty: false })
                     {
                         continue;
                     }

@@ -39,10 +39,12 @@ internal sealed class WorkerSet
     /// <param name="queue">The pool's queue, which a drain's workers look at before they leave (<see cref="ExitBarrier"/>).</param>
     /// <param name="onAllLeft">Called when a spare whose thread failed to start was the last live worker (the shutdown's
     /// signal that the workers are gone, which an exiting worker gives otherwise).</param>
-    public WorkerSet(int workerCount, int maxWorkers, Func<int, Thread> newThread, Queues.IWorkQueue queue, Action? onAllLeft = null)
+    /// <param name="lanes">Reads the pool's priority lanes (null until its first High or Low item), which a drain's
+    /// workers look at with the queue.</param>
+    public WorkerSet(int workerCount, int maxWorkers, Func<int, Thread> newThread, Queues.IWorkQueue queue, Action? onAllLeft = null, Func<Scheduling.PriorityLanes?>? lanes = null)
     {
         _onAllLeft = onAllLeft;
-        _exits = new ExitBarrier(this, queue);
+        _exits = new ExitBarrier(this, queue, lanes);
         _workerCount = workerCount;
         _maxWorkers = maxWorkers;
         _newThread = newThread;

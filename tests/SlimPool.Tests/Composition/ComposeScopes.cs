@@ -139,4 +139,20 @@ internal static class ComposeScopes
         ControllerShutdown = false,
         Checks = [Promise.Counts],
     };
+
+    /// <summary>
+    /// Groups whose turns are queued at High or Low priority while the pool drains, cancels a drain or is disposed: the
+    /// turns wait in the priority lanes, so the drain's workers must not leave while a lane holds one; every accepted item
+    /// runs once, on the workers, and nothing starts after the shutdown returns.
+    /// </summary>
+    public static ComposeScope PrioritisedGroupsShuttingDown { get; } = new("groups at High and Low priority during a shutdown")
+    {
+        Bounded = false,
+        Kinds = [ItemKind.Compute, ItemKind.Block, ItemKind.Chain],
+        GroupShare = 4,
+        MaxProducers = 2,
+        MaxOps = 30,
+        ShutdownKinds = [ShutdownKind.Drain, ShutdownKind.CancelledDrain, ShutdownKind.Dispose],
+        Checks = [Promise.OnPoolWorkers, Promise.NothingAfterShutdown, Promise.ExactlyOnce],
+    };
 }

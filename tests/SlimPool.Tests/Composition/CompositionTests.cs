@@ -63,6 +63,11 @@ public sealed class CompositionTests(ITestOutputHelper output)
     public void Programs_LongRunningTasksBesideShutdownsAndIdleWaits_RunOnceAndAreWaitedFor() =>
         Sample(ComposeScopes.LongRunningTasks, quickSeconds: 3);
 
+    /// <summary>Groups whose turns wait in the priority lanes while the pool shuts down: the drain's workers wait for the lanes too.</summary>
+    [Fact]
+    public void Programs_PrioritisedGroupsDuringAShutdown_RunEveryAcceptedItemOnTheWorkers() =>
+        Sample(ComposeScopes.PrioritisedGroupsShuttingDown, quickSeconds: 3);
+
     // SLIMPOOL_COMPOSE_SECONDS sets every property's time (a long hunt, or a replay of one seed with longer shrinking).
     private void Sample(ComposeScope scope, int quickSeconds) =>
         ComposeProperty.Sample(

@@ -169,7 +169,9 @@ public sealed class ShutdownLeftoverReentryTests
             started.Set();
             release.Wait(Bounded.Timeout);
         });
-        Task<ShutdownResult> drain = pool.ShutdownAsync(ShutdownMode.Drain);
+        // Called from another thread: when the worker has exited before the call reaches its wait (a loaded machine), the
+        // finish runs on the calling thread, and the item would hold this one until its own wait timed out.
+        Task<ShutdownResult> drain = Task.Run(() => pool.ShutdownAsync(ShutdownMode.Drain));
         Bounded.Wait(started, "the finish to run the item");
         Task idle = pool.WaitForIdleAsync();
         Thread.Sleep(200);

@@ -135,6 +135,101 @@ public sealed class PriorityShutdownRaceTests
         Assert.Equal(mode == ShutdownMode.Drain ? 1 : 0, owedRuns);
     }
 
+    [Theory]
+    [MemberData(nameof(TestPools.QueueAndIdleWaits), MemberType = typeof(TestPools))]
+    public void ShutdownAsync_DrainWithAnAcceptedLowItemWhoseTicketTookARacingItem_RunsItOnAWorker(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        // The drain's workers must take the item left in the lane before they leave, not leave it to the thread that
+        // finishes the shutdown.
+        var left = new LowItemLeftInItsLane(queue, idleWait);
+        ShutdownResult result = Bounded.Result(left.Pool.ShutdownAsync(ShutdownMode.Drain), "the drain");
+
+        // The held-back ticket lands after the shutdown: it finds nothing left.
+        left.PublishHeldTicket();
+        Assert.Equal(0, result.AbandonedCount);
+        Assert.Equal(1, left.RacingRuns);
+        Assert.Equal(1, left.AcceptedRuns);
+        Assert.True(left.AcceptedOffWorkers == 0, "the item left in the lane ran off the pool's workers: the drain's worker left it to the shutdown's finish");
+    }
+
+    [Theory]
+    [MemberData(nameof(TestPools.QueueAndIdleWaits), MemberType = typeof(TestPools))]
+    public void WaitForIdleAsync_AnAcceptedLowItemLeftInItsLane_CompletesOnlyOnceItRan(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        var left = new LowItemLeftInItsLane(queue, idleWait);
+        using (left.Pool)
+        {
+            Task idle = left.Pool.WaitForIdleAsync();
+            Thread.Sleep(100);
+            bool idleBeforeItRan = idle.IsCompleted;
+
+            // The racing producer publishes its ticket: it runs the item left in the lane.
+            left.PublishHeldTicket();
+            Bounded.Wait(idle, "the pool to go idle once the item left in the lane ran");
+            Assert.False(idleBeforeItRan, "WaitForIdleAsync completed while an item accepted before it waited in its lane");
+            Assert.Equal(1, left.AcceptedRuns);
+        }
+    }
+
+    /// <summary>
+    /// A pool of one worker whose Low lane holds an accepted item with no ticket queued for it: the item's ticket ran the
+    /// lane's oldest item, a racing producer's, whose own ticket that producer holds back (as if it were preempted
+    /// between its add and its publish) until <see cref="PublishHeldTicket"/>.
+    /// </summary>
+    private sealed class LowItemLeftInItsLane
+    {
+        private readonly PriorityLanes _lanes;
+        private int _racingRuns, _acceptedRuns, _acceptedOffWorkers;
+
+        public LowItemLeftInItsLane(WorkQueueKind queue, IdleWaitKind idleWait)
+        {
+            Pool = TestPools.Create(1, o =>
+            {
+                o.Queue = queue;
+                o.IdleWait = idleWait;
+                o.LowPriorityMaxDelay = TimeSpan.FromMilliseconds(1); // a Low ticket runs its item at once, never defers
+            });
+            using (var lanesMade = new ManualResetEventSlim())
+            {
+                Assert.True(Pool.TryQueue(lanesMade.Set, WorkItemPriority.Low));
+                Bounded.Wait(lanesMade, "the first Low item, which makes the lanes");
+            }
+
+            Bounded.Wait(Pool.WaitForIdleAsync(), "the first Low item's ticket");
+            _lanes = Pool.Lanes!;
+            using var racingRan = new ManualResetEventSlim();
+            Action racing = () =>
+            {
+                Interlocked.Increment(ref _racingRuns);
+                racingRan.Set();
+            };
+            Assert.True(_lanes.Add(WorkItemPriority.Low, new QueuedWorkItem(racing, null, null)), "a Low item always brings its ticket");
+
+            // Accepted, with its ticket queued: the ticket runs the lane's oldest item, the racing one.
+            Assert.True(Pool.TryQueue(
+                () =>
+                {
+                    Interlocked.Increment(ref _acceptedRuns);
+                    if (!Pool.IsOwnWorker)
+                    {
+                        Interlocked.Increment(ref _acceptedOffWorkers);
+                    }
+                },
+                WorkItemPriority.Low));
+            Bounded.Wait(racingRan, "the accepted item's ticket, which runs the racing item");
+        }
+
+        public SlimThreadPool Pool { get; }
+
+        public int RacingRuns => Volatile.Read(ref _racingRuns);
+
+        public int AcceptedRuns => Volatile.Read(ref _acceptedRuns);
+
+        public int AcceptedOffWorkers => Volatile.Read(ref _acceptedOffWorkers);
+
+        public void PublishHeldTicket() => Pool.Publisher.PublishAccepted(_lanes.TicketFor(WorkItemPriority.Low), preferLocal: false);
+    }
+
     private sealed class CountingItem : IWorkItem
     {
         private int _runs;
