@@ -2,7 +2,9 @@ namespace SlimPool;
 
 /// <summary>How urgent an item (or every item of a group) is, relative to the pool's other items.</summary>
 /// <remarks>
-/// <see cref="High"/> items start before <see cref="Normal"/> ones that are already queued; <see cref="Low"/> items
+/// <see cref="High"/> items start before <see cref="Normal"/> ones that are already queued, except that a worker that
+/// has taken 61 <see cref="High"/> items in a row looks at the queue first once, so endless High work (an item that
+/// queues its successor, a busy High group) delays Normal items but never starves them; <see cref="Low"/> items
 /// start when no other item waits, or once they have waited <see cref="SlimThreadPoolOptions.LowPriorityMaxDelay"/>
 /// (aging), so a flood of other work delays them but never starves them. Items queued without a priority are
 /// <see cref="Normal"/> and take the pool's usual path, at no extra cost.

@@ -33,6 +33,10 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
     /// <summary>Owner only: its looks since its last fair look (see <see cref="WorkStealingWorkQueue.TryDequeue(out QueuedWorkItem)"/>).</summary>
     public int Looks;
 
+    /// <summary>Owner only: its next look is a fair one (<see cref="WorkStealingWorkQueue.TryDequeue(WorkerQueues?, out QueuedWorkItem)"/>),
+    /// whatever its count of looks: the worker has taken High items from their lane for as long as a fair interval.</summary>
+    public void MakeNextLookFair() => Looks = WorkStealingWorkQueue.FairInterval - 1;
+
     /// <summary>Owner only: its next look steals before it takes from the shared queue (see <see cref="WorkStealingWorkQueue.LookAtSiblingsFirst"/>).</summary>
     public bool StealFirst;
 

@@ -121,6 +121,7 @@ internal sealed class WorkerLoop
         bool busy = false;
         bool retired = false;
         bool lastOut = false;
+        int highInARow = 0; // High items taken straight from their lane since the last look at the queue
         blocking.InLoop = true;
         try
         {
@@ -136,12 +137,32 @@ internal sealed class WorkerLoop
                 }
 
                 // High items first, straight from their lane (their tickets stay queued, holding their capacity slots);
-                // a pool that never had one pays a null test here. Once the pool stops, what the lanes hold too (see
-                // the stop below).
+                // a pool that never had one pays a null test here. But after FairInterval High items in a row the next
+                // look is a fair one, the queue first: a High item that queues its successor, or a High group's turn
+                // that queues itself again, keeps the lane full, and the queue's oldest item would wait for it to end
+                // (WorkStealingWorkQueue.FairInterval: the same bound a chain in a worker's own ring gets). Once the
+                // pool stops, what the lanes hold too (see the stop below).
                 PriorityLanes? lanes = _publisher.Lanes;
-                if ((lanes is not null && lanes.TryTakeHigh(out QueuedWorkItem item))
-                    || TryDequeue(workStealing, ownQueues, out item)
-                    || (lanes is not null && _idleWait.IsStopping && lanes.TryTakeLeftover(out item)))
+                QueuedWorkItem item;
+                bool taken;
+                if (lanes is not null && highInARow < WorkStealingWorkQueue.FairInterval && lanes.TryTakeHigh(out item))
+                {
+                    highInARow++;
+                    taken = true;
+                }
+                else
+                {
+                    if (highInARow == WorkStealingWorkQueue.FairInterval)
+                    {
+                        ownQueues?.MakeNextLookFair();
+                    }
+
+                    highInARow = 0;
+                    taken = TryDequeue(workStealing, ownQueues, out item)
+                        || (lanes is not null && (_idleWait.IsStopping ? lanes.TryTakeLeftover(out item) : lanes.TryTakeHigh(out item)));
+                }
+
+                if (taken)
                 {
                     _idleWait.OnWorkTaken(index);
                     if (idleTimeout >= 0)

@@ -1,5 +1,6 @@
 using System.Collections.Concurrent;
 using System.Diagnostics;
+using SlimPool.Queues;
 using SlimPool.Tests.Infrastructure;
 
 namespace SlimPool.Tests.Priorities;
@@ -174,6 +175,80 @@ public sealed class PriorityTests
         blocked.Release();
         Bounded.Wait(done, "the ten items");
         Assert.Equal(Enumerable.Range(0, 5).Select(i => $"group {i}"), order.Take(5));
+    }
+
+    [Theory]
+    [MemberData(nameof(Configurations))]
+    public void Queue_NormalItemBesideAHighChainThatRequeuesItself_StartsWithinAFewFairLooks(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        // A worker takes High items straight from their lane before it looks at the queue; a High item that queues its
+        // successor keeps the lane full, so without a fair look at the queue now and then a Normal item waits for the
+        // whole chain.
+        using SlimThreadPool pool = Create(queue, idleWait, workers: 1, lowDelay: TimeSpan.FromSeconds(30));
+        var chain = new HighChain(steps => pool.Queue(steps, WorkItemPriority.High), steps: 2_000_000);
+        AssertNormalStartsBesideTheChain(pool, chain, stepsPerLook: 1);
+    }
+
+    [Fact]
+    public void GroupQueue_NormalItemBesideAHighGroupsSelfRequeuingChain_StartsWithinAFewFairLooks()
+    {
+        // The group's turn queues itself again at the end of each quantum, at High priority, so the lane is never empty.
+        using SlimThreadPool pool = Create(WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark, workers: 1, lowDelay: TimeSpan.FromSeconds(30));
+        using SlimThreadPoolGroup urgent = pool.CreateGroup(new SlimGroupOptions { Priority = WorkItemPriority.High, MaxItemsPerTurn = 8 });
+        var chain = new HighChain(steps => urgent.Queue(steps), steps: 2_000_000);
+        AssertNormalStartsBesideTheChain(pool, chain, stepsPerLook: 8);
+    }
+
+    private static void AssertNormalStartsBesideTheChain(SlimThreadPool pool, HighChain chain, int stepsPerLook)
+    {
+        chain.Start();
+        Bounded.Wait(chain.Running, "the chain to run");
+        var normalRan = new TaskCompletionSource<long>(TaskCreationOptions.RunContinuationsAsynchronously);
+        pool.Queue(() => normalRan.SetResult(chain.StepsRun));
+        long queuedAt = chain.StepsRun; // after the queue call: the item is in the queue from here on
+        long ranAt = Bounded.Result(normalRan.Task, "the Normal item beside the High chain");
+        chain.Stop();
+        Bounded.Wait(chain.Stopped, "the chain to stop");
+
+        // Each look either takes a High item or, once every FairInterval looks, the queue's oldest entry first; the Normal
+        // item is behind at most a couple of tickets, and a work-stealing worker may first move it into its batch.
+        long bound = 4L * WorkStealingWorkQueue.FairInterval * stepsPerLook;
+        Assert.True(ranAt - queuedAt <= bound, $"the Normal item waited while {ranAt - queuedAt} High steps ran (bound {bound}); the chain had run {ranAt} of its steps");
+    }
+
+    // A High chain: each step queues the next until it has run `steps` of them or is stopped.
+    private sealed class HighChain(Action<Action> queue, int steps)
+    {
+        private long _stepsRun;
+        private volatile bool _stop;
+
+        public ManualResetEventSlim Running { get; } = new();
+
+        public ManualResetEventSlim Stopped { get; } = new();
+
+        public long StepsRun => Volatile.Read(ref _stepsRun);
+
+        public void Start() => queue(Step);
+
+        public void Stop() => _stop = true;
+
+        private void Step()
+        {
+            long run = Interlocked.Increment(ref _stepsRun);
+            if (run == 1000)
+            {
+                Running.Set();
+            }
+
+            if (_stop || run >= steps)
+            {
+                Running.Set();
+                Stopped.Set();
+                return;
+            }
+
+            queue(Step);
+        }
     }
 
     [Fact]
