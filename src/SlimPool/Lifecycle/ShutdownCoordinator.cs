@@ -305,7 +305,9 @@ internal sealed class ShutdownCoordinator
 
             var abandoned = new List<AbandonedWorkItem>();
             TakeLeftovers(abandon: true, abandoned);
-            _earlyResult = new ShutdownResult(ShutdownMode.Abandon, abandoned, runningWorkItemCount: _workers.BusyCount());
+            // Running: the workers' items, and the long-running tasks (accepted before the shutdown, each on a thread of
+            // its own, started or about to start its delegate: neither can be handed back).
+            _earlyResult = new ShutdownResult(ShutdownMode.Abandon, abandoned, runningWorkItemCount: _workers.BusyCount() + _longRunning.Count);
             return _earlyResult;
         }
     }

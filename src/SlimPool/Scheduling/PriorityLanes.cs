@@ -46,6 +46,7 @@ internal sealed class PriorityLanes
 
     private readonly IAcceptedWorkPublisher _publisher;
     private readonly IWorkQueue _queue;
+    private readonly ShutdownCoordinator _shutdown;     // read by a Low ticket (ShouldDeferLow)
     private readonly SlimThreadPool? _namingOn; // the pool whose slow-item watch reads what its workers run; null: none
     private readonly LockFreeQueue<PaddedHeadAndTail> _high = new();
     private readonly ConcurrentQueue<LowEntry> _low = new();
@@ -56,12 +57,14 @@ internal sealed class PriorityLanes
     /// <summary>Creates the lanes of a pool whose queue is <paramref name="queue"/>.</summary>
     /// <param name="publisher">Where a deferred Low ticket goes back to the queue.</param>
     /// <param name="queue">The pool's queue, whose length a Low ticket weighs.</param>
+    /// <param name="shutdown">The pool's shutdown: once it has begun, a Low ticket no longer defers.</param>
     /// <param name="maxLowDelay">How long a Low item may be deferred (<see cref="SlimThreadPoolOptions.LowPriorityMaxDelay"/>).</param>
     /// <param name="namingOn">The pool whose workers name the item they run for its slow-item watch; null when it has none.</param>
-    public PriorityLanes(IAcceptedWorkPublisher publisher, IWorkQueue queue, TimeSpan maxLowDelay, SlimThreadPool? namingOn)
+    public PriorityLanes(IAcceptedWorkPublisher publisher, IWorkQueue queue, ShutdownCoordinator shutdown, TimeSpan maxLowDelay, SlimThreadPool? namingOn)
     {
         _publisher = publisher;
         _queue = queue;
+        _shutdown = shutdown;
         _namingOn = namingOn;
         _maxLowDelayTicks = Math.Max(1, (long)(maxLowDelay.TotalSeconds * Stopwatch.Frequency));
         HighTicket = new Ticket(this, WorkItemPriority.High);
@@ -191,10 +194,13 @@ internal sealed class PriorityLanes
         return false;
     }
 
-    // A low ticket's decision: defer while the oldest low item is young and other work waits.
+    // A low ticket's decision: defer while the oldest low item is young and other work waits; never once the pool has
+    // shut down. Then the shutdown's looks and a drain's workers take Low items straight from the lane, so more Low
+    // tickets can be queued than Low items, and the surplus would read as other work: the tickets would defer each
+    // other, spinning a worker, for the whole delay. A drain runs everything anyway.
     private bool ShouldDeferLow()
     {
-        if (!_low.TryPeek(out LowEntry oldest) || Stopwatch.GetTimestamp() - oldest.QueuedAt >= _maxLowDelayTicks)
+        if (_shutdown.IsShutDown || !_low.TryPeek(out LowEntry oldest) || Stopwatch.GetTimestamp() - oldest.QueuedAt >= _maxLowDelayTicks)
         {
             return false;
         }

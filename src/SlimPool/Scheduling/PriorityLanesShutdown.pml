@@ -31,7 +31,10 @@
  * separate load, and leaves when all say empty; after the stop its take also takes a lane's item directly. The
  * shutdown: Begin's exchange, then (once the worker exited) the first look, the last-look flag, the second look; each
  * look takes the queue's tickets and then, unless TICKETS_ONLY, every count left (TryTakeLeftover). Memory is
- * sequentially consistent, as the interlocked operations and full fences make the accesses that matter.
+ * sequentially consistent, as the interlocked operations and full fences make the accesses that matter. Not modelled: a
+ * Low ticket's deferral (PriorityLanes.ShouldDeferLow), which only delays an item, by at most LowPriorityMaxDelay and not
+ * at all once the pool has shut down (LowTicketDrainTests); and the exit barrier's decision among several workers
+ * (ExitBarrier.pml, whose "queue" stands for the queue and the lanes).
  */
 
 #ifndef PRODUCERS
@@ -193,9 +196,13 @@ end:
 #ifdef BROKEN_LEAVE
         break
 #else
-        if
-        :: high > 0 || nempty(lane) -> skip
-        :: high == 0 && empty(lane) -> break
+        if                                           /* PriorityLanes.IsEmpty: the High count, then the Low lane */
+        :: high > 0 -> skip
+        :: high == 0 ->
+           if
+           :: nempty(lane) -> skip
+           :: empty(lane) -> break
+           fi
         fi
 #endif
      fi

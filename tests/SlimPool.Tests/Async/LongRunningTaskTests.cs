@@ -69,6 +69,37 @@ public sealed class LongRunningTaskTests
         Assert.Equal((1, 1L), (finishedAtReturn, countAtReturn));
     }
 
+    // A cancelled drain returns early, while items still run, and counts them in its result; it counted the workers' only,
+    // so a long-running task accepted before it (running, or its thread started and its delegate not yet begun) started
+    // or ran on after a result that said nothing was running (found by the composition test).
+    [Fact]
+    public void ShutdownAsync_CancelledWhileALongRunningTaskRuns_CountsItRunningInTheEarlyResult()
+    {
+        SlimThreadPool pool = TestPools.Create(workers: 1);
+        using var started = new ManualResetEventSlim();
+        using var release = new ManualResetEventSlim();
+        Task longRunning = Task.Factory.StartNew(
+            () =>
+            {
+                started.Set();
+                release.Wait(Bounded.Timeout);
+            },
+            CancellationToken.None,
+            TaskCreationOptions.LongRunning,
+            pool.TaskScheduler);
+        Bounded.Wait(started, "the long-running task to start");
+
+        using var cancel = new CancellationTokenSource();
+        Task<ShutdownResult> shutdown = pool.ShutdownAsync(ShutdownMode.Drain, cancel.Token);
+        cancel.Cancel();
+        ShutdownResult early = Bounded.Result(shutdown, "the cancelled drain's early result");
+        release.Set();
+        Bounded.Wait(longRunning, "the long-running task");
+
+        Assert.Equal(ShutdownMode.Abandon, early.Mode);
+        Assert.Equal(1, early.RunningWorkItemCount);
+    }
+
     // One that disposes the pool itself: the shutdown cannot wait for the task that called it, nor that task for the
     // shutdown's end (it would wait for itself).
     [Fact]

@@ -31,9 +31,12 @@ internal static class TimingChecks
                 .ToList();
             if (shutdown.MayReturnEarly)
             {
-                // Already running when the early result was made: the first late step of each worker, up to the count.
+                // Already running when the early result was made: the first late step of each worker, and of each
+                // long-running task's own thread (counted running from before its delegate begins), up to the count.
                 int allowed = shutdown.IsPool ? shutdown.Result?.RunningWorkItemCount ?? 0 : run.Program.Groups[shutdown.Spec.Target].MaxConcurrency;
-                var firstPerWorker = late.Where(s => run.IsWorker(s.Step.ThreadName)).GroupBy(s => s.Step.ThreadId).Select(g => g.First()).Take(allowed).ToHashSet();
+                var firstPerWorker = late
+                    .Where(s => run.IsWorker(s.Step.ThreadName) || (s.Item.Spec.Kind == ItemKind.LongRunning && s.Index == 0 && run.IsLongRunningThread(s.Step.ThreadName)))
+                    .GroupBy(s => s.Step.ThreadId).Select(g => g.First()).Take(allowed).ToHashSet();
                 late = [.. late.Where(s => !firstPerWorker.Contains(s))];
             }
 
