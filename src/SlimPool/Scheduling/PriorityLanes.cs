@@ -37,8 +37,9 @@ namespace SlimPool.Scheduling;
 /// counting after the enqueue, -DENQUEUE_FIRST, lets a claim take an uncounted item and strand a counted one).</para>
 /// <para><b>Aging.</b> A low ticket that finds other work waiting queues itself again, at the back of the shared queue,
 /// until the oldest low item has waited <c>maxLowDelay</c>; then it runs that item. Other work waiting means the
-/// queue holds more entries than there are low items, or a high item waits: an estimate, which can only run a low item
-/// early or defer it once more.</para>
+/// queue holds more entries than there are other low tickets, or a high item waits: an estimate, which can only run a
+/// low item early or defer it once more. Tickets, not items, since a ticket whose item the shutdown took straight from
+/// the lane is no other work (see <see cref="ShouldDeferLow"/>).</para>
 /// </remarks>
 internal sealed class PriorityLanes
 {
@@ -46,25 +47,23 @@ internal sealed class PriorityLanes
 
     private readonly IAcceptedWorkPublisher _publisher;
     private readonly IWorkQueue _queue;
-    private readonly ShutdownCoordinator _shutdown;     // read by a Low ticket (ShouldDeferLow)
     private readonly SlimThreadPool? _namingOn; // the pool whose slow-item watch reads what its workers run; null: none
     private readonly LockFreeQueue<PaddedHeadAndTail> _high = new();
     private readonly ConcurrentQueue<LowEntry> _low = new();
     private readonly long _maxLowDelayTicks;
     private long _highState; // High items counted | High tickets outstanding << 32 (see the remarks): read before every look
-    private int _lowCount;
+    private int _lowCount;   // Low items in the lane (after their enqueue)
+    private int _lowTickets; // Low tickets outstanding: counted by the add that brings one, until one runs or is handed back
 
     /// <summary>Creates the lanes of a pool whose queue is <paramref name="queue"/>.</summary>
     /// <param name="publisher">Where a deferred Low ticket goes back to the queue.</param>
     /// <param name="queue">The pool's queue, whose length a Low ticket weighs.</param>
-    /// <param name="shutdown">The pool's shutdown: once it has begun, a Low ticket no longer defers.</param>
     /// <param name="maxLowDelay">How long a Low item may be deferred (<see cref="SlimThreadPoolOptions.LowPriorityMaxDelay"/>).</param>
     /// <param name="namingOn">The pool whose workers name the item they run for its slow-item watch; null when it has none.</param>
-    public PriorityLanes(IAcceptedWorkPublisher publisher, IWorkQueue queue, ShutdownCoordinator shutdown, TimeSpan maxLowDelay, SlimThreadPool? namingOn)
+    public PriorityLanes(IAcceptedWorkPublisher publisher, IWorkQueue queue, TimeSpan maxLowDelay, SlimThreadPool? namingOn)
     {
         _publisher = publisher;
         _queue = queue;
-        _shutdown = shutdown;
         _namingOn = namingOn;
         _maxLowDelayTicks = Math.Max(1, (long)(maxLowDelay.TotalSeconds * Stopwatch.Frequency));
         HighTicket = new Ticket(this, WorkItemPriority.High);
@@ -85,6 +84,7 @@ internal sealed class PriorityLanes
     {
         if (priority != WorkItemPriority.High)
         {
+            Interlocked.Increment(ref _lowTickets); // the ticket its caller publishes
             _low.Enqueue(new LowEntry(item, Stopwatch.GetTimestamp()));
             Interlocked.Increment(ref _lowCount);
             return true;
@@ -194,18 +194,19 @@ internal sealed class PriorityLanes
         return false;
     }
 
-    // A low ticket's decision: defer while the oldest low item is young and other work waits; never once the pool has
-    // shut down. Then the shutdown's looks and a drain's workers take Low items straight from the lane, so more Low
-    // tickets can be queued than Low items, and the surplus would read as other work: the tickets would defer each
-    // other, spinning a worker, for the whole delay. A drain runs everything anyway.
+    // A low ticket's decision (the ticket has already counted itself out of _lowTickets): defer while the oldest low item
+    // is young and other work waits, that is, while the queue holds more than the other Low tickets. Tickets, not items:
+    // once the pool stops, a drain's workers and the shutdown's looks take Low items straight from the lane, so a ticket
+    // can land with no item of its own, and counted against the items those surplus tickets read as other work, and the
+    // tickets deferred each other, spinning a worker, for the whole delay.
     private bool ShouldDeferLow()
     {
-        if (_shutdown.IsShutDown || !_low.TryPeek(out LowEntry oldest) || Stopwatch.GetTimestamp() - oldest.QueuedAt >= _maxLowDelayTicks)
+        if (!_low.TryPeek(out LowEntry oldest) || Stopwatch.GetTimestamp() - oldest.QueuedAt >= _maxLowDelayTicks)
         {
             return false;
         }
 
-        return Items(Volatile.Read(ref _highState)) != 0 || _queue.Count > Volatile.Read(ref _lowCount) - 1;
+        return Items(Volatile.Read(ref _highState)) != 0 || _queue.Count > Volatile.Read(ref _lowTickets);
     }
 
     // Runs a lane item inside its ticket, in the context it was queued with; the worker restores the thread afterwards.
@@ -243,8 +244,10 @@ internal sealed class PriorityLanes
                 return;
             }
 
+            Interlocked.Decrement(ref lanes._lowTickets);
             if (lanes.ShouldDeferLow())
             {
+                Interlocked.Increment(ref lanes._lowTickets); // queued again
                 // Behind the other work, and this worker goes for that work next, wherever it is: a worker that took
                 // the ticket straight back from the shared queue would spin on it for the whole delay while the other
                 // work waits in a busy sibling's slot or ring.
@@ -265,6 +268,11 @@ internal sealed class PriorityLanes
 
         public void HandBack(List<AbandonedWorkItem> abandoned)
         {
+            if (priority != WorkItemPriority.High)
+            {
+                Interlocked.Decrement(ref lanes._lowTickets);
+            }
+
             bool taken = priority == WorkItemPriority.High ? lanes.TryTakeHighForTicket(out QueuedWorkItem item) : lanes.TryTakeLow(out item);
             if (taken)
             {

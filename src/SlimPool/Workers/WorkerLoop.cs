@@ -121,7 +121,8 @@ internal sealed class WorkerLoop
         bool busy = false;
         bool retired = false;
         bool lastOut = false;
-        int highInARow = 0; // High items taken straight from their lane since the last look at the queue
+        int highInARow = 0;    // High items taken straight from their lane since the last look at the queue
+        bool fairSkip = false; // whether that look, the last time the lane was passed over, was a fair one
         blocking.InLoop = true;
         try
         {
@@ -152,9 +153,17 @@ internal sealed class WorkerLoop
                 }
                 else
                 {
+                    // With work stealing, such looks alternate: a fair one (the shared queue, siblings' and the batch
+                    // first), then an ordinary one (this worker's own slot and ring first, where an item it queued
+                    // waits). The fair look alone would always take the High chain's next ticket from the shared
+                    // queue and never reach the worker's own queues.
                     if (highInARow == WorkStealingWorkQueue.FairInterval)
                     {
-                        ownQueues?.MakeNextLookFair();
+                        fairSkip = !fairSkip;
+                        if (fairSkip)
+                        {
+                            ownQueues?.MakeNextLookFair();
+                        }
                     }
 
                     highInARow = 0;

@@ -189,6 +189,67 @@ public sealed class PriorityTests
         AssertNormalStartsBesideTheChain(pool, chain, stepsPerLook: 1);
     }
 
+    [Theory]
+    [MemberData(nameof(Configurations))]
+    public void Queue_NormalItemQueuedOnTheWorkerBesideAHighChain_StartsWithinAFewFairLooks(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        // Queued from the chain's own worker, the Normal item waits in that worker's slot with work stealing, and one
+        // worker has no sibling to steal it; the High chain's ticket always waits in the shared queue, which a fair look
+        // takes first (found by an adversarial review: it waited for the whole chain).
+        using SlimThreadPool pool = Create(queue, idleWait, workers: 1, lowDelay: TimeSpan.FromSeconds(30));
+        const int Steps = 300_000;
+        long stepsRun = 0, queuedAt = -1;
+        var normalRan = new TaskCompletionSource<long>(TaskCreationOptions.RunContinuationsAsynchronously);
+        var chainDone = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        void Step()
+        {
+            long run = Interlocked.Increment(ref stepsRun);
+            if (run == 1000)
+            {
+                pool.Queue(() => normalRan.TrySetResult(Volatile.Read(ref stepsRun)));
+                Volatile.Write(ref queuedAt, run);
+            }
+
+            if (run >= Steps || normalRan.Task.IsCompleted)
+            {
+                chainDone.TrySetResult();
+                return;
+            }
+
+            pool.Queue(Step, WorkItemPriority.High);
+        }
+
+        pool.Queue(Step, WorkItemPriority.High);
+        Bounded.Wait(chainDone.Task, "the chain");
+        long ranAt = Bounded.Result(normalRan.Task, "the Normal item");
+        long bound = 4L * WorkStealingWorkQueue.FairInterval;
+        Assert.True(ranAt - Volatile.Read(ref queuedAt) <= bound, $"the Normal item waited while {ranAt - queuedAt} High steps ran (bound {bound}); the chain had {Steps} steps");
+    }
+
+    [Theory]
+    [MemberData(nameof(Configurations))]
+    public void Dispose_LowThenNormalItemsQueued_TheDrainRunsTheLowItemLast(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        // A drain keeps the priorities: a Low item still waits behind the Normal items queued (found by an adversarial
+        // review of a change that stopped Low tickets deferring once the pool shut down).
+        SlimThreadPool pool = Create(queue, idleWait, workers: 1, lowDelay: TimeSpan.FromSeconds(30));
+        var order = new ConcurrentQueue<string>();
+        var blocked = new BlockedWorkers(pool);
+        pool.Queue(() => order.Enqueue("low"), WorkItemPriority.Low);
+        for (int i = 0; i < 5; i++)
+        {
+            int id = i;
+            pool.Queue(() => order.Enqueue($"normal {id}"));
+        }
+
+        Task dispose = Task.Run(pool.Dispose);
+        Bounded.Until(() => !pool.TryQueue(static () => { }), "the shutdown to begin");
+        blocked.Release();
+        Bounded.Wait(dispose, "Dispose");
+        Assert.Equal(["normal 0", "normal 1", "normal 2", "normal 3", "normal 4", "low"], order.ToArray());
+    }
+
     [Fact]
     public void GroupQueue_NormalItemBesideAHighGroupsSelfRequeuingChain_StartsWithinAFewFairLooks()
     {
