@@ -197,7 +197,7 @@ internal sealed class PriorityLanes
     // A low ticket's decision (the ticket has already counted itself out of _lowTickets): defer while the oldest low item
     // is young and other work waits, that is, while the queue holds more than the other Low tickets. Tickets, not items:
     // once the pool stops, a drain's workers and the shutdown's looks take Low items straight from the lane, so a ticket
-    // can land with no item of its own, and counted against the items those surplus tickets read as other work, and the
+    // can land with no item of its own; weighed against the items, such surplus tickets read as other work, and the
     // tickets deferred each other, spinning a worker, for the whole delay.
     private bool ShouldDeferLow()
     {

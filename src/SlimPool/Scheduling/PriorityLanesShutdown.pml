@@ -32,8 +32,9 @@
  * shutdown: Begin's exchange, then (once the worker exited) the first look, the last-look flag, the second look; each
  * look takes the queue's tickets and then, unless TICKETS_ONLY, every count left (TryTakeLeftover). Memory is
  * sequentially consistent, as the interlocked operations and full fences make the accesses that matter. Not modelled: a
- * Low ticket's deferral (PriorityLanes.ShouldDeferLow), which only delays an item, by at most LowPriorityMaxDelay and not
- * at all once the pool has shut down (LowTicketDrainTests); and the exit barrier's decision among several workers
+ * Low ticket's deferral (PriorityLanes.ShouldDeferLow), which only delays an item, by at most LowPriorityMaxDelay, and
+ * counts tickets, so that those left with no item by a direct take are no other work (LowTicketDrainTests); and the exit
+ * barrier's decision among several workers
  * (ExitBarrier.pml, whose "queue" stands for the queue and the lanes).
  */
 

@@ -139,7 +139,7 @@ internal sealed class WorkerLoop
 
                 // High items first, straight from their lane (their tickets stay queued, holding their capacity slots);
                 // a pool that never had one pays a null test here. But after FairInterval High items in a row the next
-                // look is a fair one, the queue first: a High item that queues its successor, or a High group's turn
+                // look passes the lane over, the queue first: a High item that queues its successor, or a High group's turn
                 // that queues itself again, keeps the lane full, and the queue's oldest item would wait for it to end
                 // (WorkStealingWorkQueue.FairInterval: the same bound a chain in a worker's own ring gets). Once the
                 // pool stops, what the lanes hold too (see the stop below).
