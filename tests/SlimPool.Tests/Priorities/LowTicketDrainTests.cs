@@ -1,3 +1,4 @@
+using System.Collections.Concurrent;
 using System.Diagnostics;
 using SlimPool.Queues;
 using SlimPool.Scheduling;
@@ -102,6 +103,51 @@ public sealed class LowTicketDrainTests
         Assert.Equal(0, result.AbandonedCount);
         Assert.Equal(Items, Volatile.Read(ref groupRuns));
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(1.5), $"the drain of {Items} Low group items of 20 ms took {clock.Elapsed.TotalMilliseconds:F0} ms: each turn waited its age");
+    }
+
+    [Theory]
+    [MemberData(nameof(TestPools.QueueAndIdleWaits), MemberType = typeof(TestPools))]
+    public void ShutdownAsync_FinishWithALowTicketAndARacersUnticketedHighItem_RunsTheHighItemFirstWithoutSpinning(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        // The finish looked at the queue before the lanes: the Low ticket saw a High item counted (a racer's, its ticket
+        // not yet published), deferred, and the finish took it straight back, over and over, until the Low item had
+        // waited its whole delay; then the Low item ran first (found by an adversarial review).
+        SlimThreadPool pool = TestPools.Create(1, o =>
+        {
+            o.Queue = queue;
+            o.IdleWait = idleWait;
+            o.LowPriorityMaxDelay = TimeSpan.FromSeconds(5);
+        });
+        PriorityLanes lanes = LanesOf(pool);
+        using var go = new ManualResetEventSlim();
+        var order = new ConcurrentQueue<string>();
+
+        // A long-running task holds the finish (it waits for them) until the racers, past the shutdown flag before the
+        // stop, have landed once the workers left: a Low item with its ticket, and a High item whose ticket is held back.
+        Task longRunning = Task.Factory.StartNew(
+            () =>
+            {
+                go.Wait(Bounded.Timeout);
+                Assert.True(lanes.Add(WorkItemPriority.Low, new QueuedWorkItem((Action)(() => order.Enqueue("low")), null, null)));
+                pool.Publisher.PublishAccepted(lanes.TicketFor(WorkItemPriority.Low), preferLocal: false);
+                Assert.True(lanes.Add(WorkItemPriority.High, new QueuedWorkItem((Action)(() => order.Enqueue("high")), null, null)));
+            },
+            CancellationToken.None,
+            TaskCreationOptions.LongRunning,
+            pool.TaskScheduler);
+
+        Task<ShutdownResult> drain = pool.ShutdownAsync(ShutdownMode.Drain);
+        Bounded.Until(() => pool.LiveWorkerCount == 0, "the workers to leave");
+        var clock = Stopwatch.StartNew();
+        go.Set();
+        Bounded.Wait(longRunning, "the long-running task");
+        ShutdownResult result = Bounded.Result(drain, "the drain");
+        TimeSpan took = clock.Elapsed;
+        pool.Publisher.PublishAccepted(lanes.TicketFor(WorkItemPriority.High), preferLocal: false); // the High racer goes on
+
+        Assert.Equal(0, result.AbandonedCount);
+        Assert.Equal(["high", "low"], order.ToArray());
+        Assert.True(took < TimeSpan.FromSeconds(2), $"the finish took {took.TotalMilliseconds:F0} ms: the Low ticket deferred for its whole delay");
     }
 
     // A pool's lanes, made by a first Low item that has run, its ticket done.
