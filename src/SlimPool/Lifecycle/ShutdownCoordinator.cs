@@ -456,18 +456,13 @@ internal sealed class ShutdownCoordinator
         }
     }
 
-    // High items straight from their lane first, as a worker takes them; then the queue; then what the lanes still hold.
-    // A lane's tickets run or hand back the lane's oldest item, not the one each was queued for: the tickets queued
-    // before the shutdown can take the item of a producer racing it (counted, its ticket not yet published), leaving in
-    // the lane an item accepted before the shutdown, which only that producer's late ticket would take, after the
-    // shutdown returned. So every look empties the lanes as well; the racing producer's ticket then finds nothing, or its
-    // own item if it enqueued after the look (PriorityLanes). High first also keeps a Low ticket from spinning here: it
-    // defers while a High item is counted, and a look that took the queue first took it straight back.
-    private bool TryTakeLeftover(out QueuedWorkItem item)
-    {
-        PriorityLanes? lanes = _lanes();
-        return (lanes is not null && lanes.TryTakeHigh(out item)) || _queue.TryDequeue(out item) || (lanes is not null && lanes.TryTakeLeftover(out item));
-    }
+    // The queue first, then what the priority lanes still hold. A lane's tickets run or hand back the lane's oldest item,
+    // not the one each was queued for: the tickets queued before the shutdown can take the item of a producer racing it
+    // (counted, its ticket not yet published), leaving in the lane an item accepted before the shutdown, which only that
+    // producer's late ticket would take, after the shutdown returned. So every look empties the lanes as well; the
+    // racing producer's ticket then finds nothing, or its own item if it enqueued after the look (PriorityLanes).
+    private bool TryTakeLeftover(out QueuedWorkItem item) =>
+        _queue.TryDequeue(out item) || (_lanes() is { } lanes && lanes.TryTakeLeftover(out item));
 
     // An item run here, off the worker loop, counted as the workers count theirs (ItemAccounting), and run as a worker
     // runs it (WorkItemRunner.ExecuteNested): in the context it flowed, or in a clean one (the caller's AsyncLocal values

@@ -47,6 +47,7 @@ internal sealed class PriorityLanes
 
     private readonly IAcceptedWorkPublisher _publisher;
     private readonly IWorkQueue _queue;
+    private readonly ShutdownCoordinator _shutdown;     // read by a Low ticket (ShouldDeferLow)
     private readonly SlimThreadPool? _namingOn; // the pool whose slow-item watch reads what its workers run; null: none
     private readonly LockFreeQueue<PaddedHeadAndTail> _high = new();
     private readonly ConcurrentQueue<LowEntry> _low = new();
@@ -58,12 +59,14 @@ internal sealed class PriorityLanes
     /// <summary>Creates the lanes of a pool whose queue is <paramref name="queue"/>.</summary>
     /// <param name="publisher">Where a deferred Low ticket goes back to the queue.</param>
     /// <param name="queue">The pool's queue, whose length a Low ticket weighs.</param>
+    /// <param name="shutdown">The pool's shutdown: once it has begun, a Low ticket weighs the queue alone.</param>
     /// <param name="maxLowDelay">How long a Low item may be deferred (<see cref="SlimThreadPoolOptions.LowPriorityMaxDelay"/>).</param>
     /// <param name="namingOn">The pool whose workers name the item they run for its slow-item watch; null when it has none.</param>
-    public PriorityLanes(IAcceptedWorkPublisher publisher, IWorkQueue queue, TimeSpan maxLowDelay, SlimThreadPool? namingOn)
+    public PriorityLanes(IAcceptedWorkPublisher publisher, IWorkQueue queue, ShutdownCoordinator shutdown, TimeSpan maxLowDelay, SlimThreadPool? namingOn)
     {
         _publisher = publisher;
         _queue = queue;
+        _shutdown = shutdown;
         _namingOn = namingOn;
         _maxLowDelayTicks = Math.Max(1, (long)(maxLowDelay.TotalSeconds * Stopwatch.Frequency));
         HighTicket = new Ticket(this, WorkItemPriority.High);
@@ -198,7 +201,10 @@ internal sealed class PriorityLanes
     // is young and other work waits, that is, while the queue holds more than the other Low tickets. Tickets, not items:
     // once the pool stops, a drain's workers and the shutdown's looks take Low items straight from the lane, so a ticket
     // can land with no item of its own; weighed against the items, such surplus tickets read as other work, and the
-    // tickets deferred each other, spinning a worker, for the whole delay.
+    // tickets deferred each other, spinning a worker, for the whole delay. And once the pool has shut down, a High item
+    // counted is no other work unless its ticket is queued: the shutdown's looks and a late producer take the queue
+    // before the lanes, so a racer's High item whose ticket is not yet published kept the ticket deferring, taken
+    // straight back, for the whole delay (a worker takes High items first, so it never meets this).
     private bool ShouldDeferLow()
     {
         if (!_low.TryPeek(out LowEntry oldest) || Stopwatch.GetTimestamp() - oldest.QueuedAt >= _maxLowDelayTicks)
@@ -206,7 +212,7 @@ internal sealed class PriorityLanes
             return false;
         }
 
-        return Items(Volatile.Read(ref _highState)) != 0 || _queue.Count > Volatile.Read(ref _lowTickets);
+        return (Items(Volatile.Read(ref _highState)) != 0 && !_shutdown.IsShutDown) || _queue.Count > Volatile.Read(ref _lowTickets);
     }
 
     // Runs a lane item inside its ticket, in the context it was queued with; the worker restores the thread afterwards.

@@ -30,8 +30,7 @@
  * drain (WorkerLoop, ExitBarrier) it takes on after the stop, reads the stop flag, then the queue, then the lanes, each a
  * separate load, and leaves when all say empty; after the stop its take also takes a lane's item directly. The
  * shutdown: Begin's exchange, then (once the worker exited) the first look, the last-look flag, the second look; each
- * look takes High items straight from their lane and the queue's tickets and then, unless TICKETS_ONLY, every count left
- * (TryTakeLeftover). Memory is
+ * look takes the queue's tickets and then, unless TICKETS_ONLY, every count left (TryTakeLeftover). Memory is
  * sequentially consistent, as the interlocked operations and full fences make the accesses that matter. Not modelled: a
  * Low ticket's deferral (PriorityLanes.ShouldDeferLow), which only delays an item, by at most LowPriorityMaxDelay, and
  * counts tickets, so that those left with no item by a direct take are no other work (LowTicketDrainTests); and the exit
@@ -100,13 +99,8 @@ inline take_lanes(x, got) {
 #endif
 }
 
-/* A look (ShutdownCoordinator.TryTakeLeftover): a High item straight from its lane, else a ticket, as long as either is
-   there (the choice between them left open: the code takes High first), then every lane item left. */
 inline look(x, got) {
   do
-#if !defined(LOW) && !defined(TICKETS_ONLY)
-  :: atomic { high > 0 -> high-- }; lane?x; TAKE(x)
-#endif
   :: atomic { queue > 0 -> queue-- }; run_ticket(x, got)
   :: atomic { queue == 0 -> break }
   od;

@@ -296,7 +296,7 @@ internal sealed class Publisher : IAcceptedWorkPublisher
 
     private PriorityLanes CreateLanes()
     {
-        var lanes = new PriorityLanes(this, _queue, _lowPriorityMaxDelay, _namingItems ? _owner : null);
+        var lanes = new PriorityLanes(this, _queue, _shutdown, _lowPriorityMaxDelay, _namingItems ? _owner : null);
         return Interlocked.CompareExchange(ref _lanes, lanes, null) ?? lanes;
     }
 

@@ -1,4 +1,3 @@
-using System.Collections.Concurrent;
 using System.Diagnostics;
 using SlimPool.Queues;
 using SlimPool.Scheduling;
@@ -105,49 +104,69 @@ public sealed class LowTicketDrainTests
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(1.5), $"the drain of {Items} Low group items of 20 ms took {clock.Elapsed.TotalMilliseconds:F0} ms: each turn waited its age");
     }
 
-    [Theory]
-    [MemberData(nameof(TestPools.QueueAndIdleWaits), MemberType = typeof(TestPools))]
-    public void ShutdownAsync_FinishWithALowTicketAndARacersUnticketedHighItem_RunsTheHighItemFirstWithoutSpinning(WorkQueueKind queue, IdleWaitKind idleWait)
+    public static TheoryData<WorkQueueKind, IdleWaitKind, ShutdownMode> ModeCases()
     {
-        // The finish looked at the queue before the lanes: the Low ticket saw a High item counted (a racer's, its ticket
-        // not yet published), deferred, and the finish took it straight back, over and over, until the Low item had
-        // waited its whole delay; then the Low item ran first (found by an adversarial review).
+        var cases = new TheoryData<WorkQueueKind, IdleWaitKind, ShutdownMode>();
+        foreach (var row in TestPools.QueueAndIdleWaits())
+        {
+            foreach (ShutdownMode mode in (ShutdownMode[])[ShutdownMode.Abandon, ShutdownMode.Drain])
+            {
+                cases.Add((WorkQueueKind)row[0], (IdleWaitKind)row[1], mode);
+            }
+        }
+
+        return cases;
+    }
+
+    [Theory]
+    [MemberData(nameof(ModeCases))]
+    public void OnQueuedDuringShutdown_LateLowProducerBesideALateHighRacer_BothRunWithoutSpinningForTheLowDelay(WorkQueueKind queue, IdleWaitKind idleWait, ShutdownMode mode)
+    {
+        // Past the last look a Low producer runs the leftover it left, its ticket; the ticket saw a racer's High item
+        // counted (its ticket not yet published), deferred, and the producer took it straight back, spinning for the
+        // whole delay (found by an adversarial review). Once the pool has shut down, only the queue counts as other work.
         SlimThreadPool pool = TestPools.Create(1, o =>
         {
             o.Queue = queue;
             o.IdleWait = idleWait;
-            o.LowPriorityMaxDelay = TimeSpan.FromSeconds(5);
+            o.LowPriorityMaxDelay = TimeSpan.FromSeconds(30);
         });
-        PriorityLanes lanes = LanesOf(pool);
-        using var go = new ManualResetEventSlim();
-        var order = new ConcurrentQueue<string>();
+        Assert.Equal(0, Bounded.Result(pool.ShutdownAsync(mode), "the shutdown").AbandonedCount);
+        var warmUp = new CountingItem();
+        pool.Publisher.PublishAccepted(warmUp, preferLocal: false, WorkItemPriority.Low); // makes the lanes; runs on this thread
+        PriorityLanes lanes = pool.Lanes!;
 
-        // A long-running task holds the finish (it waits for them) until the racers, past the shutdown flag before the
-        // stop, have landed once the workers left: a Low item with its ticket, and a High item whose ticket is held back.
-        Task longRunning = Task.Factory.StartNew(
-            () =>
-            {
-                go.Wait(Bounded.Timeout);
-                Assert.True(lanes.Add(WorkItemPriority.Low, new QueuedWorkItem((Action)(() => order.Enqueue("low")), null, null)));
-                pool.Publisher.PublishAccepted(lanes.TicketFor(WorkItemPriority.Low), preferLocal: false);
-                Assert.True(lanes.Add(WorkItemPriority.High, new QueuedWorkItem((Action)(() => order.Enqueue("high")), null, null)));
-            },
-            CancellationToken.None,
-            TaskCreationOptions.LongRunning,
-            pool.TaskScheduler);
-
-        Task<ShutdownResult> drain = pool.ShutdownAsync(ShutdownMode.Drain);
-        Bounded.Until(() => pool.LiveWorkerCount == 0, "the workers to leave");
+        var high = new CountingItem();
+        Assert.True(lanes.Add(WorkItemPriority.High, new QueuedWorkItem(high, null, null))); // the High racer, its ticket held back
         var clock = Stopwatch.StartNew();
-        go.Set();
-        Bounded.Wait(longRunning, "the long-running task");
-        ShutdownResult result = Bounded.Result(drain, "the drain");
+        var low = new CountingItem();
+        pool.Publisher.PublishAccepted(low, preferLocal: false, WorkItemPriority.Low);      // the Low producer lands
         TimeSpan took = clock.Elapsed;
         pool.Publisher.PublishAccepted(lanes.TicketFor(WorkItemPriority.High), preferLocal: false); // the High racer goes on
 
-        Assert.Equal(0, result.AbandonedCount);
-        Assert.Equal(["high", "low"], order.ToArray());
-        Assert.True(took < TimeSpan.FromSeconds(2), $"the finish took {took.TotalMilliseconds:F0} ms: the Low ticket deferred for its whole delay");
+        Assert.True(took < TimeSpan.FromSeconds(2), $"the late Low producer took {took.TotalMilliseconds:F0} ms: its ticket deferred behind the racer's High item");
+        Assert.Equal((1, 1, 1), (warmUp.Runs, high.Runs, low.Runs));
+    }
+
+    [Theory]
+    [MemberData(nameof(ModeCases))]
+    public void OnQueuedDuringShutdown_LateHighProducerThenAnother_EachItemRunsOnce(WorkQueueKind queue, IdleWaitKind idleWait, ShutdownMode mode)
+    {
+        // A late producer runs one leftover for each item it left; had the looks taken High items from the lane before the
+        // queue, the first would run its own item and leave its ticket, and the second would take that empty ticket as
+        // its leftover and leave its own item queued for ever (an adversarial review of such a change).
+        SlimThreadPool pool = TestPools.Create(1, o =>
+        {
+            o.Queue = queue;
+            o.IdleWait = idleWait;
+            o.LowPriorityMaxDelay = TimeSpan.FromMilliseconds(1);
+        });
+        Assert.Equal(0, Bounded.Result(pool.ShutdownAsync(mode), "the shutdown").AbandonedCount);
+        var high = new CountingItem();
+        pool.Publisher.PublishAccepted(high, preferLocal: false, WorkItemPriority.High);
+        var second = new CountingItem();
+        pool.Publisher.PublishAccepted(second, preferLocal: false);
+        Assert.Equal((1, 1), (high.Runs, second.Runs));
     }
 
     // A pool's lanes, made by a first Low item that has run, its ticket done.
@@ -161,5 +180,14 @@ public sealed class LowTicketDrainTests
 
         Bounded.Wait(pool.WaitForIdleAsync(), "the first Low item's ticket");
         return pool.Lanes!;
+    }
+
+    private sealed class CountingItem : IWorkItem
+    {
+        private int _runs;
+
+        public int Runs => Volatile.Read(ref _runs);
+
+        public void Execute() => Interlocked.Increment(ref _runs);
     }
 }
