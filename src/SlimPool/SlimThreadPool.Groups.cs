@@ -1,4 +1,6 @@
+using System.Diagnostics;
 using SlimPool.Groups;
+using SlimPool.Queues;
 using SlimPool.Workers;
 
 namespace SlimPool;
@@ -15,6 +17,29 @@ public sealed partial class SlimThreadPool
     private SlimThreadPoolGroup? _firstGroup; // under _groupsLock
     private int _groupCount;                  // under _groupsLock
     private int _groupsCreated;
+
+    /// <summary>
+    /// On one of this pool's workers, as a group's turn ends: takes the next item the worker's loop would take when that
+    /// is another group's turn in the worker's own slot (an actor's message to another actor, a serial queue's item
+    /// queued from another's), so the ending turn runs it next without going back through the loop. The loop's look
+    /// is mirrored: a High item waiting comes first (the loop takes it from its lane before the queues), a look due
+    /// to be fair and the slot's budget are counted as the loop counts them (<see cref="WorkerQueues.TryTakeSlotEntryOf{T}"/>),
+    /// and the turn's capacity slot is given back as the loop gives back an item's. Null when the loop should look
+    /// itself: the slow-item watch names each item the loop takes, and a pool that has begun to shut down takes
+    /// the loop's stop path.
+    /// </summary>
+    internal GroupTurns? TryTakeNextTurn(PoolThreadLocals locals)
+    {
+        Debug.Assert(locals.Pool == this, "only this pool's workers take from their own slot");
+        if (locals.OwnQueues is not { } own || _slowItems is not null || IsShutDown || _publisher.Lanes is { HasHigh: true }
+            || !own.TryTakeSlotEntryOf(out GroupTurns? next))
+        {
+            return null;
+        }
+
+        _gate?.Release();
+        return next;
+    }
 
     /// <summary>
     /// Creates a group of this pool's items: an <see cref="IThreadPool"/> that runs at most

@@ -460,13 +460,31 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         }
     }
 
-    /// <summary>One turn: runs the group's items on this thread until the queue is empty or the quantum is spent.</summary>
+    /// <summary>
+    /// One turn: runs the group's items on this thread until the queue is empty or the quantum is spent. On one of the
+    /// pool's workers, the turn then runs the next group's turn if that is what the worker would take next
+    /// (<see cref="SlimThreadPool.TryTakeNextTurn"/>), and so on.
+    /// </summary>
     public void Execute()
     {
         // Everything the turn needs of its thread comes from one thread-local read (PoolThreadLocals).
         PoolThreadLocals locals = PoolThreadLocals.GetOrCreate();
         WorkerState? worker = locals.StateOn(_pool); // where the pool counts this turn's items; null off its workers
+        ExecuteTurn(locals, worker);
 
+        // Only a turn the worker's loop runs itself takes the next: one run inside another item (a Dispose's, a
+        // shutdown's leftovers) returns to that item, which the loop's next take must wait for.
+        if (worker is not null && ReferenceEquals(locals.LoopItem, this))
+        {
+            while (_pool.TryTakeNextTurn(locals) is { } next)
+            {
+                next.ExecuteTurn(locals, worker);
+            }
+        }
+    }
+
+    private void ExecuteTurn(PoolThreadLocals locals, WorkerState? worker)
+    {
         // The slow-item watch names each item with the group, and the outer item again after (a turn run inside an item,
         // by a Dispose on a worker).
         WorkerState? named = _pool.SlowItems is null ? null : worker;

@@ -38,6 +38,12 @@ internal sealed class LifoSlot
     /// have taken it since).</summary>
     public bool OwnerHolds => (_ownerVersion & 1) != 0;
 
+    /// <summary>
+    /// Owner only: the callback of the entry the owner put last, while the owner knows of no take since; a thief may have
+    /// taken it meanwhile, and then <see cref="TryTake"/> fails. Thieves never write the cell, so the read is not torn.
+    /// </summary>
+    public object? OwnerEntryCallback => (_ownerVersion & 1) != 0 ? _entry.Callback : null;
+
     /// <summary>Whether the slot held no entry.</summary>
     public bool IsEmpty => (Volatile.Read(ref _version.Value) & 1) == 0;
 

@@ -164,6 +164,30 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
         return false;
     }
 
+    /// <summary>
+    /// Owner only: takes the slot's entry when it is a <typeparamref name="T"/> and the worker's next look would take it
+    /// (an ordinary look, not a fair one, within the slot's budget: <see cref="TryTakeOwn"/>'s first step), and counts that look as
+    /// <see cref="WorkStealingWorkQueue.TryDequeue(WorkerQueues?, out QueuedWorkItem)"/> would; false, and nothing
+    /// counted, otherwise. The entry's state and context are not returned: the caller takes only entries that have none.
+    /// </summary>
+    public bool TryTakeSlotEntryOf<T>([System.Diagnostics.CodeAnalysis.NotNullWhen(true)] out T? entry)
+        where T : class
+    {
+        if (Looks + 1 < WorkStealingWorkQueue.FairInterval && _slotRuns < SlotBudget
+            && Slot.OwnerEntryCallback is T && Slot.TryTake(out QueuedWorkItem item))
+        {
+            System.Diagnostics.Debug.Assert(item.StoredState is null && item.Context is null, "only entries without state or context are taken here");
+            Looks++;
+            _slotRuns++;
+            _slotBypassed = false;
+            entry = (T)item.StoredCallback;
+            return true;
+        }
+
+        entry = null;
+        return false;
+    }
+
     /// <summary>Owner only: the index a fair look visits next, each in turn (a round, not a draw: the bound in
     /// <see cref="WorkStealingWorkQueue"/>'s remarks is then certain).</summary>
     public int NextFairVictim(int count)

@@ -178,6 +178,9 @@ internal sealed class PriorityLanes
     /// </summary>
     public bool IsEmpty => Items(Volatile.Read(ref _highState)) == 0 && _low.IsEmpty;
 
+    /// <summary>Whether a High item is counted: a worker's next look would take it before anything queued.</summary>
+    public bool HasHigh => Items(Volatile.Read(ref _highState)) != 0;
+
     /// <summary>
     /// Takes any item left in a lane, High first, without its ticket: what the shutdown's looks do after they have taken
     /// the queue's tickets (see the remarks). The tickets left behind find nothing when they run or are handed back.

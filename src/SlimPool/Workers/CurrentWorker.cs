@@ -80,6 +80,7 @@ internal static class CurrentWorker
             locals.State = null;
             locals.CleanContext = null;
             locals.QueueDrops = null;
+            locals.OwnQueues = null;
         }
     }
 }

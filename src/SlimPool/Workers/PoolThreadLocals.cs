@@ -1,4 +1,5 @@
 using SlimPool.Groups;
+using SlimPool.Queues;
 
 namespace SlimPool.Workers;
 
@@ -49,6 +50,14 @@ internal sealed class PoolThreadLocals
 
     /// <summary>The group queues the worker drops later, or null.</summary>
     public DeferredQueueDrops? QueueDrops;
+
+    /// <summary>The worker's own queues (its slot, ring and batch) when its pool steals work, or null.</summary>
+    public WorkerQueues? OwnQueues;
+
+    // WorkerLoop's.
+
+    /// <summary>The callback of the item the worker's loop runs now, or ran last: not one run inside it.</summary>
+    public object? LoopItem;
 
     // GroupTurns': the group whose item this thread runs, and those it left suspended under what it runs now.
 

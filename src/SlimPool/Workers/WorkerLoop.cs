@@ -117,6 +117,7 @@ internal sealed class WorkerLoop
         _queue.AttachWorker(index);
         var workStealing = _queue as WorkStealingWorkQueue;
         WorkerQueues? ownQueues = workStealing?.CurrentWorkerQueues; // taken without a thread-local read per item
+        locals.OwnQueues = ownQueues; // where a group's turn that ends takes the next one (SlimThreadPool.TryTakeNextTurn)
         _idleWait.OnWorkerStarted(index);
         bool busy = false;
         bool retired = false;
@@ -185,6 +186,7 @@ internal sealed class WorkerLoop
                     }
 
                     long sampledAt = _durations.StartSample();
+                    locals.LoopItem = item.StoredCallback; // a group's turn that is this item may run the next (GroupTurns.Execute)
                     _runner.Execute(item, contexts);
                     RestoreAfterItem(thread, threadName, blocking);
                     if (ItemAccounting.TakeIsUserItem(locals))

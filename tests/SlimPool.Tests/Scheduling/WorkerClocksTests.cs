@@ -26,7 +26,8 @@ public sealed class WorkerClocksTests(ITestOutputHelper output)
         // Threads that never reach a worker's loop: the slot holds a thread whose id is still 0, as a worker's does
         // from its start until its first line. Before, such a period read 0 of 0 sampled and the guard started a spare
         // every timeout (a worker under a 0.2 CPU quota took two periods to start, and the pool grew to 3 threads).
-        using var release = new ManualResetEventSlim();
+        // Not disposed: a worker thread may reach its wait only after the test has set the event and returned.
+        var release = new ManualResetEventSlim();
         var workers = new WorkerSet(1, 4, _ => new Thread(_ => release.Wait(Bounded.Timeout)) { IsBackground = true }, new LockFreeWorkQueue());
         try
         {
@@ -52,7 +53,8 @@ public sealed class WorkerClocksTests(ITestOutputHelper output)
         // slot held a thread that would never run, counted live and read as starting (runnable) by the guard for good,
         // which then declined to cover workers that really block; and the exception reached the guard's thread, which
         // ended the process (a probe under pids.max = 40 died with "Out of memory.").
-        using var release = new ManualResetEventSlim();
+        // Not disposed: a worker thread may reach its wait only after the test has set the event and returned.
+        var release = new ManualResetEventSlim();
         var started = new Thread(() => { }) { IsBackground = true };
         started.Start();
         Assert.True(started.Join(Bounded.Timeout));
@@ -78,7 +80,8 @@ public sealed class WorkerClocksTests(ITestOutputHelper output)
     [Fact]
     public void TryStartSpare_InASlotALastSpareLeft_ShowsNoThreadIdUntilTheNewThreadPublishesIts()
     {
-        using var release = new ManualResetEventSlim();
+        // Not disposed: a worker thread may reach its wait only after the test has set the event and returned.
+        var release = new ManualResetEventSlim();
         var workers = new WorkerSet(1, 4, _ => new Thread(_ => release.Wait(Bounded.Timeout)) { IsBackground = true }, new LockFreeWorkQueue());
         try
         {
