@@ -545,6 +545,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         // whichever pool's worker runs the turn (a turn a late producer runs itself may run on another pool's worker,
         // whose scope an item may open).
         WorkerBlockingState? blocking = worker is not null ? worker.Blocking : locals.Blocking;
+        WorkerThreadIdentity? identity = locals.Identity; // on a worker (of any pool): what its items must leave as they found
 
         // Whether a listener has the run-time histogram on, read once a turn (a listener that starts mid-turn samples from
         // the next one): a serial queue's items cost a turn each, and every read on that path shows.
@@ -583,6 +584,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
             long sampledAt = timing ? durations.StartSample() : 0; // timed on workers only (WorkItemDurations)
             long scopesBefore = blocking?.Serial ?? 0;
             runner.Execute(item, contexts);
+            identity?.Restore(); // the worker's name and priority, as after any of its items
             if (blocking is not null && blocking.Serial != scopesBefore)
             {
                 blocking.EndOfNestedItem(scopesBefore);

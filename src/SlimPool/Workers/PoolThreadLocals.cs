@@ -54,9 +54,12 @@ internal sealed class PoolThreadLocals
     /// <summary>The worker's own queues (its slot, ring and batch) when its pool steals work, or null.</summary>
     public WorkerQueues? OwnQueues;
 
-    // WorkerLoop's.
+    // WorkerLoop's: set as the thread enters the loop; LoopItem only while the loop runs an item.
 
-    /// <summary>The callback of the item the worker's loop runs now, or ran last: not one run inside it.</summary>
+    /// <summary>The worker's own name and priority, which each item it runs gets back, or null.</summary>
+    public WorkerThreadIdentity? Identity;
+
+    /// <summary>The callback of the item the worker's loop runs now (not one run inside it), or null between items.</summary>
     public object? LoopItem;
 
     // GroupTurns': the group whose item this thread runs, and those it left suspended under what it runs now.

@@ -86,10 +86,11 @@ internal sealed class WorkerLoop
         int index = (int)boxedIndex!;
         WorkerState state = _workers.StateOf(index);
         Thread thread = Thread.CurrentThread;
-        string threadName = thread.Name!;
         var blocking = new WorkerBlockingState(_workers);
         state.Blocking = blocking;
         PoolThreadLocals locals = CurrentWorker.Enter(_pool, _workers, blocking, state, new Groups.DeferredQueueDrops());
+        var identity = new WorkerThreadIdentity(thread, _threadPriority);
+        locals.Identity = identity;
         if (SlimPoolEventSource.Log.IsEnabled())
         {
             SlimPoolEventSource.Log.WorkerStarted(_pool.Name, index, spare: index >= _workers.WorkerCount);
@@ -188,7 +189,9 @@ internal sealed class WorkerLoop
                     long sampledAt = _durations.StartSample();
                     locals.LoopItem = item.StoredCallback; // a group's turn that is this item may run the next (GroupTurns.Execute)
                     _runner.Execute(item, contexts);
-                    RestoreAfterItem(thread, threadName, blocking);
+                    locals.LoopItem = null; // no reference to an item that ran
+                    identity.Restore();
+                    blocking.EndOfItem(); // a blocking scope the item left open (disposed on another thread after an await, or never)
                     if (ItemAccounting.TakeIsUserItem(locals))
                     {
                         state.OnItemCompleted(); // progress for the starvation guard and the metrics
@@ -319,22 +322,5 @@ internal sealed class WorkerLoop
         }
 
         return false;
-    }
-
-    // After each item: what an item may have changed on its thread and that the built-in pool resets too (its name
-    // and priority), and a blocking scope it left open (disposed on another thread after an await, or never).
-    private void RestoreAfterItem(Thread thread, string threadName, WorkerBlockingState blocking)
-    {
-        if (!ReferenceEquals(thread.Name, threadName))
-        {
-            thread.Name = threadName;
-        }
-
-        if (thread.Priority != _threadPriority)
-        {
-            thread.Priority = _threadPriority;
-        }
-
-        blocking.EndOfItem();
     }
 }

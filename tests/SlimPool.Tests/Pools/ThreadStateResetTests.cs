@@ -32,6 +32,46 @@ public sealed class ThreadStateResetTests
         Assert.Equal(ThreadPriority.Normal, priority);
     }
 
+    [Theory]
+    [MemberData(nameof(GroupCases))]
+    public void NameAndPriority_SetByAGroupsItem_AreRestoredBeforeTheNextItem(WorkQueueKind queue, IdleWaitKind idleWait, bool sameGroup)
+    {
+        // The next item in the same group runs in the same turn; one in another group, with work stealing, in the turn the
+        // ending turn takes from the worker's slot: neither goes back through the worker's loop in between.
+        using SlimThreadPool pool = TestPools.Create(workers: 1, o =>
+        {
+            o.Queue = queue;
+            o.IdleWait = idleWait;
+            o.Name = "reset";
+        });
+        using SlimThreadPoolGroup first = pool.CreateGroup();
+        using SlimThreadPoolGroup second = pool.CreateGroup();
+        var seen = new TaskCompletionSource<(string? Name, ThreadPriority Priority)>(TaskCreationOptions.RunContinuationsAsynchronously);
+
+        first.Queue(() =>
+        {
+            Thread.CurrentThread.Name = "renamed by an item";
+            Thread.CurrentThread.Priority = ThreadPriority.AboveNormal;
+            (sameGroup ? first : second).Queue(() => seen.SetResult((Thread.CurrentThread.Name, Thread.CurrentThread.Priority)));
+        });
+
+        (string? name, ThreadPriority priority) = Bounded.Result(seen.Task, "the next item");
+        Assert.Equal("reset #1", name);
+        Assert.Equal(ThreadPriority.Normal, priority);
+    }
+
+    public static TheoryData<WorkQueueKind, IdleWaitKind, bool> GroupCases()
+    {
+        var cases = new TheoryData<WorkQueueKind, IdleWaitKind, bool>();
+        foreach (object[] configuration in TestPools.QueueAndIdleWaits())
+        {
+            cases.Add((WorkQueueKind)configuration[0], (IdleWaitKind)configuration[1], true);
+            cases.Add((WorkQueueKind)configuration[0], (IdleWaitKind)configuration[1], false);
+        }
+
+        return cases;
+    }
+
     [Fact]
     public void IsBackground_ClearedByAnItem_IsRestoredOnceTheWorkerRunsOutOfWork()
     {
