@@ -113,13 +113,8 @@ public sealed class TurnHandOffTests
         blocked.Release();
     }
 
-    private static SlimThreadPool Create(WorkQueueKind queue, IdleWaitKind idleWait, int workers, int? bound = null) =>
-        TestPools.Create(workers, o =>
-        {
-            o.Queue = queue;
-            o.IdleWait = idleWait;
-            o.BoundedCapacity = bound;
-        });
+    private static SlimThreadPool Create(WorkQueueKind queue, IdleWaitKind idleWait, int workers, int? bound = null, [System.Runtime.CompilerServices.CallerMemberName] string name = "") =>
+        TestPools.Create(queue, idleWait, workers, o => o.BoundedCapacity = bound, name);
 
     // Two serial groups passing one message back and forth: each message finds its group idle, a turn of one item
     // queued from the other group's item, on the worker that runs it.

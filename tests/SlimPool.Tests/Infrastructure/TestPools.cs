@@ -12,6 +12,30 @@ internal static class TestPools
         { WorkQueueKind.WorkStealing, IdleWaitKind.AutoResetEvent },
     };
 
+    /// <summary>Each of <see cref="QueueAndIdleWaits"/> with each of <paramref name="values"/> (a shutdown mode, a switch).</summary>
+    public static TheoryData<WorkQueueKind, IdleWaitKind, T> QueueAndIdleWaitsWith<T>(params T[] values)
+    {
+        var cases = new TheoryData<WorkQueueKind, IdleWaitKind, T>();
+        foreach (var row in QueueAndIdleWaits())
+        {
+            foreach (T value in values)
+            {
+                cases.Add((WorkQueueKind)row[0], (IdleWaitKind)row[1], value);
+            }
+        }
+
+        return cases;
+    }
+
+    /// <summary>A pool on <paramref name="queue"/> and <paramref name="idleWait"/>, then <paramref name="configure"/>.</summary>
+    public static SlimThreadPool Create(WorkQueueKind queue, IdleWaitKind idleWait, int workers = 2, Action<SlimThreadPoolOptions>? configure = null, [System.Runtime.CompilerServices.CallerMemberName] string name = "") =>
+        Create(workers, options =>
+        {
+            options.Queue = queue;
+            options.IdleWait = idleWait;
+            configure?.Invoke(options);
+        }, name);
+
     public static SlimThreadPool Create(int workers = 2, Action<SlimThreadPoolOptions>? configure = null, [System.Runtime.CompilerServices.CallerMemberName] string name = "")
     {
         var options = new SlimThreadPoolOptions

@@ -60,17 +60,7 @@ public sealed class ThreadStateResetTests
         Assert.Equal(ThreadPriority.Normal, priority);
     }
 
-    public static TheoryData<WorkQueueKind, IdleWaitKind, bool> GroupCases()
-    {
-        var cases = new TheoryData<WorkQueueKind, IdleWaitKind, bool>();
-        foreach (object[] configuration in TestPools.QueueAndIdleWaits())
-        {
-            cases.Add((WorkQueueKind)configuration[0], (IdleWaitKind)configuration[1], true);
-            cases.Add((WorkQueueKind)configuration[0], (IdleWaitKind)configuration[1], false);
-        }
-
-        return cases;
-    }
+    public static TheoryData<WorkQueueKind, IdleWaitKind, bool> GroupCases() => TestPools.QueueAndIdleWaitsWith(true, false);
 
     [Fact]
     public void IsBackground_ClearedByAnItem_IsRestoredOnceTheWorkerRunsOutOfWork()

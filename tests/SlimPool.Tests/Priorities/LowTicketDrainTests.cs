@@ -104,19 +104,7 @@ public sealed class LowTicketDrainTests
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(1.5), $"the drain of {Items} Low group items of 20 ms took {clock.Elapsed.TotalMilliseconds:F0} ms: each turn waited its age");
     }
 
-    public static TheoryData<WorkQueueKind, IdleWaitKind, ShutdownMode> ModeCases()
-    {
-        var cases = new TheoryData<WorkQueueKind, IdleWaitKind, ShutdownMode>();
-        foreach (var row in TestPools.QueueAndIdleWaits())
-        {
-            foreach (ShutdownMode mode in (ShutdownMode[])[ShutdownMode.Abandon, ShutdownMode.Drain])
-            {
-                cases.Add((WorkQueueKind)row[0], (IdleWaitKind)row[1], mode);
-            }
-        }
-
-        return cases;
-    }
+    public static TheoryData<WorkQueueKind, IdleWaitKind, ShutdownMode> ModeCases() => TestPools.QueueAndIdleWaitsWith(ShutdownMode.Abandon, ShutdownMode.Drain);
 
     [Theory]
     [MemberData(nameof(ModeCases))]
@@ -132,20 +120,20 @@ public sealed class LowTicketDrainTests
             o.LowPriorityMaxDelay = TimeSpan.FromSeconds(30);
         });
         Assert.Equal(0, Bounded.Result(pool.ShutdownAsync(mode), "the shutdown").AbandonedCount);
-        var warmUp = new CountingItem();
+        var warmUp = new CountingWorkItem(null);
         pool.Publisher.PublishAccepted(warmUp, preferLocal: false, WorkItemPriority.Low); // makes the lanes; runs on this thread
         PriorityLanes lanes = pool.Lanes!;
 
-        var high = new CountingItem();
+        var high = new CountingWorkItem(null);
         Assert.True(lanes.Add(WorkItemPriority.High, new QueuedWorkItem(high, null, null))); // the High racer, its ticket held back
         var clock = Stopwatch.StartNew();
-        var low = new CountingItem();
+        var low = new CountingWorkItem(null);
         pool.Publisher.PublishAccepted(low, preferLocal: false, WorkItemPriority.Low);      // the Low producer lands
         TimeSpan took = clock.Elapsed;
         pool.Publisher.PublishAccepted(lanes.TicketFor(WorkItemPriority.High), preferLocal: false); // the High racer goes on
 
         Assert.True(took < TimeSpan.FromSeconds(2), $"the late Low producer took {took.TotalMilliseconds:F0} ms: its ticket deferred behind the racer's High item");
-        Assert.Equal((1, 1, 1), (warmUp.Runs, high.Runs, low.Runs));
+        Assert.Equal((1, 1, 1), (warmUp.Executions, high.Executions, low.Executions));
     }
 
     [Theory]
@@ -162,11 +150,11 @@ public sealed class LowTicketDrainTests
             o.LowPriorityMaxDelay = TimeSpan.FromMilliseconds(1);
         });
         Assert.Equal(0, Bounded.Result(pool.ShutdownAsync(mode), "the shutdown").AbandonedCount);
-        var high = new CountingItem();
+        var high = new CountingWorkItem(null);
         pool.Publisher.PublishAccepted(high, preferLocal: false, WorkItemPriority.High);
-        var second = new CountingItem();
+        var second = new CountingWorkItem(null);
         pool.Publisher.PublishAccepted(second, preferLocal: false);
-        Assert.Equal((1, 1), (high.Runs, second.Runs));
+        Assert.Equal((1, 1), (high.Executions, second.Executions));
     }
 
     // A pool's lanes, made by a first Low item that has run, its ticket done.
@@ -180,14 +168,5 @@ public sealed class LowTicketDrainTests
 
         Bounded.Wait(pool.WaitForIdleAsync(), "the first Low item's ticket");
         return pool.Lanes!;
-    }
-
-    private sealed class CountingItem : IWorkItem
-    {
-        private int _runs;
-
-        public int Runs => Volatile.Read(ref _runs);
-
-        public void Execute() => Interlocked.Increment(ref _runs);
     }
 }

@@ -80,19 +80,7 @@ public sealed class PriorityShutdownRaceTests
         Assert.True(runs[DuringShutdown, Racing] + runs[LateProducer, Racing] + runs[HandedBack, Racing] == 1, table);
     }
 
-    public static TheoryData<WorkQueueKind, IdleWaitKind, ShutdownMode> HighCases()
-    {
-        var cases = new TheoryData<WorkQueueKind, IdleWaitKind, ShutdownMode>();
-        foreach (var row in TestPools.QueueAndIdleWaits())
-        {
-            foreach (ShutdownMode mode in (ShutdownMode[])[ShutdownMode.Abandon, ShutdownMode.Drain])
-            {
-                cases.Add((WorkQueueKind)row[0], (IdleWaitKind)row[1], mode);
-            }
-        }
-
-        return cases;
-    }
+    public static TheoryData<WorkQueueKind, IdleWaitKind, ShutdownMode> HighCases() => TestPools.QueueAndIdleWaitsWith(ShutdownMode.Abandon, ShutdownMode.Drain);
 
     [Theory]
     [MemberData(nameof(HighCases))]
@@ -125,13 +113,13 @@ public sealed class PriorityShutdownRaceTests
         Assert.Equal(mode == ShutdownMode.Abandon ? 1 : 0, result.AbandonedCount);
 
         // The second producer, past the pool's flag before the shutdown, now publishes into the lane.
-        var second = new CountingItem();
+        var second = new CountingWorkItem(null);
         pool.Publisher.PublishAccepted(second, preferLocal: false, WorkItemPriority.High);
-        Assert.Equal(1, second.Runs);
+        Assert.Equal(1, second.Executions);
 
         // The first producer resumes: its ticket finds nothing left.
         pool.Publisher.PublishAccepted(lanes.TicketFor(WorkItemPriority.High), preferLocal: false);
-        Assert.Equal(1, second.Runs);
+        Assert.Equal(1, second.Executions);
         Assert.Equal(mode == ShutdownMode.Drain ? 1 : 0, owedRuns);
     }
 
@@ -228,14 +216,5 @@ public sealed class PriorityShutdownRaceTests
         public int AcceptedOffWorkers => Volatile.Read(ref _acceptedOffWorkers);
 
         public void PublishHeldTicket() => Pool.Publisher.PublishAccepted(_lanes.TicketFor(WorkItemPriority.Low), preferLocal: false);
-    }
-
-    private sealed class CountingItem : IWorkItem
-    {
-        private int _runs;
-
-        public int Runs => Volatile.Read(ref _runs);
-
-        public void Execute() => Interlocked.Increment(ref _runs);
     }
 }

@@ -325,13 +325,8 @@ public sealed class PriorityTests
         Assert.False(pool.TryQueue(() => { }, WorkItemPriority.High));
     }
 
-    private static SlimThreadPool Create(WorkQueueKind queue, IdleWaitKind idleWait, int workers, TimeSpan lowDelay) =>
-        TestPools.Create(workers, o =>
-        {
-            o.Queue = queue;
-            o.IdleWait = idleWait;
-            o.LowPriorityMaxDelay = lowDelay;
-        });
+    private static SlimThreadPool Create(WorkQueueKind queue, IdleWaitKind idleWait, int workers, TimeSpan lowDelay, [System.Runtime.CompilerServices.CallerMemberName] string name = "") =>
+        TestPools.Create(queue, idleWait, workers, o => o.LowPriorityMaxDelay = lowDelay, name);
 
     private sealed class Recorder(ConcurrentQueue<string> order, CountdownEvent done, string name) : IWorkItem
     {

@@ -16,7 +16,7 @@ public sealed class QueueBatchTests
     {
         const int Items = 3_000;
         var ledger = new Ledger(2 * Items);
-        using SlimThreadPool pool = Create(queue, idleWait);
+        using SlimThreadPool pool = TestPools.Create(queue, idleWait);
 
         IWorkItem[] items = [.. Enumerable.Range(0, Items).Select(id => new MarkItem(ledger, id))];
         object?[] states = [.. Enumerable.Range(Items, Items).Select(id => (object?)id)];
@@ -35,7 +35,7 @@ public sealed class QueueBatchTests
     [MemberData(nameof(TestPools.QueueAndIdleWaits), MemberType = typeof(TestPools))]
     public void QueueBatch_OneWorkerFromOutsideOrFromTheWorker_StartsTheItemsInTheOrderGiven(WorkQueueKind queue, IdleWaitKind idleWait)
     {
-        using SlimThreadPool pool = Create(queue, idleWait, workers: 1);
+        using SlimThreadPool pool = TestPools.Create(queue, idleWait, workers: 1);
         var started = new ConcurrentQueue<int>();
         object?[] outside = [.. Enumerable.Range(0, 300).Select(id => (object?)id)];
         object?[] inside = [.. Enumerable.Range(300, 300).Select(id => (object?)id)];
@@ -197,7 +197,7 @@ public sealed class QueueBatchTests
     public void QueueBatch_WorkersParked_WakesAWorkerForEachItemThatNeedsOne(WorkQueueKind queue, IdleWaitKind idleWait)
     {
         // Two items that can only finish together: the batch's one wake check must lead to both workers running.
-        using SlimThreadPool pool = Create(queue, idleWait, workers: 2);
+        using SlimThreadPool pool = TestPools.Create(queue, idleWait, workers: 2);
         Bounded.Wait(pool.WaitForIdleAsync(), "the pool to be idle");
         Thread.Sleep(50); // past the search: both workers parked
         using var barrier = new Barrier(2);
@@ -290,13 +290,6 @@ public sealed class QueueBatchTests
             }
         }
     }
-
-    private static SlimThreadPool Create(WorkQueueKind queue, IdleWaitKind idleWait, int workers = 2, [System.Runtime.CompilerServices.CallerMemberName] string name = "") =>
-        TestPools.Create(workers, options =>
-        {
-            options.Queue = queue;
-            options.IdleWait = idleWait;
-        }, name);
 
     private sealed class MarkItem(Ledger ledger, int id) : IWorkItem
     {
