@@ -470,20 +470,24 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         // Everything the turn needs of its thread comes from one thread-local read (PoolThreadLocals).
         PoolThreadLocals locals = PoolThreadLocals.GetOrCreate();
         WorkerState? worker = locals.StateOn(_pool); // where the pool counts this turn's items; null off its workers
-        ExecuteTurn(locals, worker);
 
-        // Only a turn the worker's loop runs itself takes the next: one run inside another item (a Dispose's, a
-        // shutdown's leftovers) returns to that item, which the loop's next take must wait for.
-        if (worker is not null && ReferenceEquals(locals.LoopItem, this))
+        // Only a turn the worker's loop runs itself is an item of the loop's: its items get the worker's name and
+        // priority back after them, as the loop's items do, and it takes the next turn. One run inside another item (a
+        // Dispose's, a shutdown's leftovers, a late producer's on another pool's worker) leaves the thread to that item,
+        // whose name and priority they are, and returns to it; the loop's next take must wait for that item.
+        bool loopItem = worker is not null && ReferenceEquals(locals.LoopItem, this);
+        WorkerThreadIdentity? identity = loopItem ? locals.Identity : null;
+        ExecuteTurn(locals, worker, identity);
+        if (loopItem)
         {
             while (_pool.TryTakeNextTurn(locals) is { } next)
             {
-                next.ExecuteTurn(locals, worker);
+                next.ExecuteTurn(locals, worker, identity);
             }
         }
     }
 
-    private void ExecuteTurn(PoolThreadLocals locals, WorkerState? worker)
+    private void ExecuteTurn(PoolThreadLocals locals, WorkerState? worker, WorkerThreadIdentity? identity)
     {
         // The slow-item watch names each item with the group, and the outer item again after (a turn run inside an item,
         // by a Dispose on a worker).
@@ -493,7 +497,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         Outer outer = Enter(locals); // a turn run inside another group's item suspends that one until Exit
         try
         {
-            RunTurn(locals, worker);
+            RunTurn(locals, worker, identity);
         }
         finally
         {
@@ -529,7 +533,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     // Items run are added to _ran once a quantum rather than once an item, and before the turn yields or ends, so the
     // count trails by at most one quantum: with an interlocked add, or as a serial group's turn ends with a plain store
     // (EndTurn).
-    private void RunTurn(PoolThreadLocals locals, WorkerState? worker)
+    private void RunTurn(PoolThreadLocals locals, WorkerState? worker, WorkerThreadIdentity? identity)
     {
         var contexts = new ThreadContexts(locals.Thread, _group.SynchronizationContext);
         WorkItemRunner runner = _pool.Runner;
@@ -545,7 +549,6 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         // whichever pool's worker runs the turn (a turn a late producer runs itself may run on another pool's worker,
         // whose scope an item may open).
         WorkerBlockingState? blocking = worker is not null ? worker.Blocking : locals.Blocking;
-        WorkerThreadIdentity? identity = locals.Identity; // on a worker (of any pool): what its items must leave as they found
 
         // Whether a listener has the run-time histogram on, read once a turn (a listener that starts mid-turn samples from
         // the next one): a serial queue's items cost a turn each, and every read on that path shows.
@@ -584,7 +587,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
             long sampledAt = timing ? durations.StartSample() : 0; // timed on workers only (WorkItemDurations)
             long scopesBefore = blocking?.Serial ?? 0;
             runner.Execute(item, contexts);
-            identity?.Restore(); // the worker's name and priority, as after any of its items
+            identity?.Restore(); // the worker's name and priority, as after the loop's items
             if (blocking is not null && blocking.Serial != scopesBefore)
             {
                 blocking.EndOfNestedItem(scopesBefore);

@@ -60,6 +60,34 @@ public sealed class ThreadStateResetTests
         Assert.Equal(ThreadPriority.Normal, priority);
     }
 
+    [Theory]
+    [MemberData(nameof(Configurations))]
+    public void NameAndPriority_SetByAnItemWhoseDisposeRunsAGroupsTurn_StayTheItemsAfterTheTurn(WorkQueueKind queue, IdleWaitKind idleWait)
+    {
+        // A Dispose on the pool's own worker runs what is left there, a group's turn included, inside the item: the name
+        // and priority are the item's own until it returns (found by an adversarial review: the group's items put the
+        // worker's back in the middle of the item).
+        SlimThreadPool pool = TestPools.Create(queue, idleWait, workers: 1, o => o.Name = "reset");
+        SlimThreadPoolGroup group = pool.CreateGroup();
+        var seen = new TaskCompletionSource<(string? Name, ThreadPriority Priority, int GroupRan)>(TaskCreationOptions.RunContinuationsAsynchronously);
+        int groupRan = 0;
+        pool.Queue(() =>
+        {
+            Thread.CurrentThread.Name = "the item's own";
+            Thread.CurrentThread.Priority = ThreadPriority.BelowNormal;
+            group.Queue(() => Interlocked.Increment(ref groupRan));
+            pool.Dispose();
+            seen.SetResult((Thread.CurrentThread.Name, Thread.CurrentThread.Priority, Volatile.Read(ref groupRan)));
+        });
+
+        (string? name, ThreadPriority priority, int ran) = Bounded.Result(seen.Task, "the item that disposes its pool");
+        Bounded.Run(pool.Dispose, "the pool's dispose");
+        Assert.Equal(1, ran);
+        Assert.Equal(("the item's own", ThreadPriority.BelowNormal), (name, priority));
+    }
+
+    public static TheoryData<WorkQueueKind, IdleWaitKind> Configurations() => TestPools.QueueAndIdleWaits();
+
     public static TheoryData<WorkQueueKind, IdleWaitKind, bool> GroupCases() => TestPools.QueueAndIdleWaitsWith(true, false);
 
     [Fact]
