@@ -11,7 +11,7 @@ public sealed class CompletedCountTests
     [MemberData(nameof(Configurations))]
     public void CompletedWorkItemCount_HighItems_CountsEachOnce(WorkQueueKind queue, IdleWaitKind idleWait)
     {
-        using SlimThreadPool pool = TestPools.Create(2, o => { o.Queue = queue; o.IdleWait = idleWait; });
+        using SlimThreadPool pool = TestPools.Create(queue, idleWait, 2);
         using var done = new CountdownEvent(1_000);
         for (int i = 0; i < 1_000; i++)
         {
@@ -47,7 +47,7 @@ public sealed class CompletedCountTests
     [MemberData(nameof(Configurations))]
     public void CompletedWorkItemCount_GroupItemsAndPlainItems_CountsEachItemNotTheTurns(WorkQueueKind queue, IdleWaitKind idleWait)
     {
-        using SlimThreadPool pool = TestPools.Create(2, o => { o.Queue = queue; o.IdleWait = idleWait; });
+        using SlimThreadPool pool = TestPools.Create(queue, idleWait, 2);
         SlimThreadPoolGroup serial = pool.CreateGroup(new SlimGroupOptions { MaxItemsPerTurn = 4 });
         SlimThreadPoolGroup high = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = 2, Priority = WorkItemPriority.High });
         using var done = new CountdownEvent(900);

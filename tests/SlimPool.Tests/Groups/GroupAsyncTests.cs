@@ -11,7 +11,7 @@ public sealed class GroupAsyncTests
     [MemberData(nameof(Configurations))]
     public async Task Run_AsyncFlowsInASerialGroup_StepsNeverOverlapAndRunOnThePool(WorkQueueKind queue, IdleWaitKind idleWait)
     {
-        using SlimThreadPool pool = TestPools.Create(2, o => { o.Queue = queue; o.IdleWait = idleWait; });
+        using SlimThreadPool pool = TestPools.Create(queue, idleWait, 2);
         using SlimThreadPoolGroup group = pool.CreateGroup();
         int inside = 0, most = 0, offPool = 0, steps = 0;
 
@@ -82,7 +82,7 @@ public sealed class GroupAsyncTests
     [MemberData(nameof(Configurations))]
     public async Task SwitchTo_FromOutsideWhileAnItemHoldsTheSerialGroup_ContinuesAfterItAsAGroupItem(WorkQueueKind queue, IdleWaitKind idleWait)
     {
-        using SlimThreadPool pool = TestPools.Create(2, o => { o.Queue = queue; o.IdleWait = idleWait; });
+        using SlimThreadPool pool = TestPools.Create(queue, idleWait, 2);
         using SlimThreadPoolGroup group = pool.CreateGroup();
         using var holding = new ManualResetEventSlim();
         using var release = new ManualResetEventSlim();
@@ -161,7 +161,7 @@ public sealed class GroupAsyncTests
     [MemberData(nameof(Configurations))]
     public async Task WaitForIdleAsync_AnItemStillRunning_CompletesOnlyAfterEveryAcceptedItemFinished(WorkQueueKind queue, IdleWaitKind idleWait)
     {
-        using SlimThreadPool pool = TestPools.Create(2, o => { o.Queue = queue; o.IdleWait = idleWait; });
+        using SlimThreadPool pool = TestPools.Create(queue, idleWait, 2);
         using SlimThreadPoolGroup group = pool.CreateGroup();
         Assert.True(group.WaitForIdleAsync().IsCompletedSuccessfully, "a group that never had an item is idle");
 

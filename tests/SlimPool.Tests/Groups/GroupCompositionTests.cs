@@ -14,7 +14,7 @@ public sealed class GroupCompositionTests
     [MemberData(nameof(Configurations))]
     public void PoolShutdown_DrainCancelledWhileASerialGroupRuns_NothingStartsAfterTheResultAndTheBacklogComesBack(WorkQueueKind queue, IdleWaitKind idleWait)
     {
-        SlimThreadPool pool = TestPools.Create(1, o => { o.Queue = queue; o.IdleWait = idleWait; });
+        SlimThreadPool pool = TestPools.Create(queue, idleWait, 1);
         SlimThreadPoolGroup group = pool.CreateGroup();
         string prefix = pool.Name + " #";
         bool returned = false;

@@ -27,6 +27,10 @@ internal static class TestPools
         return cases;
     }
 
+    /// <summary>Each of <see cref="QueueAndIdleWaits"/> with an abandon and with a drain.</summary>
+    public static TheoryData<WorkQueueKind, IdleWaitKind, ShutdownMode> QueueAndIdleWaitsByShutdownMode() =>
+        QueueAndIdleWaitsWith(ShutdownMode.Abandon, ShutdownMode.Drain);
+
     /// <summary>A pool on <paramref name="queue"/> and <paramref name="idleWait"/>, then <paramref name="configure"/>.</summary>
     public static SlimThreadPool Create(WorkQueueKind queue, IdleWaitKind idleWait, int workers = 2, Action<SlimThreadPoolOptions>? configure = null, [System.Runtime.CompilerServices.CallerMemberName] string name = "") =>
         Create(workers, options =>

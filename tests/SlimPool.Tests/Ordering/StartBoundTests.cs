@@ -18,7 +18,7 @@ public sealed class StartBoundTests
     [MemberData(nameof(Configurations))]
     public void Queue_OutsideItemsBehindASelfRequeuingChain_AllStartWhileTheChainRuns(WorkQueueKind queue, IdleWaitKind idleWait)
     {
-        using SlimThreadPool pool = TestPools.Create(1, o => { o.Queue = queue; o.IdleWait = idleWait; });
+        using SlimThreadPool pool = TestPools.Create(queue, idleWait, 1);
         using var chain = new Chain(pool);
         using var started = new CountdownEvent(40);
         using (var blocked = new BlockedWorkers(pool))
@@ -39,7 +39,7 @@ public sealed class StartBoundTests
     [MemberData(nameof(Configurations))]
     public void Queue_EveryWorkerRunsAChain_OutsideItemsStillStart(WorkQueueKind queue, IdleWaitKind idleWait)
     {
-        using SlimThreadPool pool = TestPools.Create(2, o => { o.Queue = queue; o.IdleWait = idleWait; });
+        using SlimThreadPool pool = TestPools.Create(queue, idleWait, 2);
         using var chain = new Chain(pool);
         using var started = new CountdownEvent(100);
         using (var blocked = new BlockedWorkers(pool))
@@ -61,7 +61,7 @@ public sealed class StartBoundTests
     [MemberData(nameof(Configurations))]
     public void Queue_ItemQueuedFromThePoolBeneathASelfRequeuingChain_Starts(WorkQueueKind queue, IdleWaitKind idleWait)
     {
-        using SlimThreadPool pool = TestPools.Create(1, o => { o.Queue = queue; o.IdleWait = idleWait; });
+        using SlimThreadPool pool = TestPools.Create(queue, idleWait, 1);
         using var chain = new Chain(pool);
         using var started = new ManualResetEventSlim();
         pool.Queue(() =>
@@ -79,7 +79,7 @@ public sealed class StartBoundTests
     [MemberData(nameof(Configurations))]
     public void Queue_FromOneOutsideThreadOnOneWorker_StartInQueueOrder(WorkQueueKind queue, IdleWaitKind idleWait)
     {
-        using SlimThreadPool pool = TestPools.Create(1, o => { o.Queue = queue; o.IdleWait = idleWait; });
+        using SlimThreadPool pool = TestPools.Create(queue, idleWait, 1);
         var order = new ConcurrentQueue<int>();
         using var done = new CountdownEvent(100);
         using (var blocked = new BlockedWorkers(pool))
@@ -98,7 +98,7 @@ public sealed class StartBoundTests
     [MemberData(nameof(Configurations))]
     public void Queue_OutsideItemsInterleavedWithAChainOnOneWorker_StartInQueueOrder(WorkQueueKind queue, IdleWaitKind idleWait)
     {
-        using SlimThreadPool pool = TestPools.Create(1, o => { o.Queue = queue; o.IdleWait = idleWait; });
+        using SlimThreadPool pool = TestPools.Create(queue, idleWait, 1);
         using var chain = new Chain(pool);
         var order = new ConcurrentQueue<int>();
         using var done = new CountdownEvent(200);

@@ -20,12 +20,7 @@ public sealed class LowTicketDrainTests
     [MemberData(nameof(TestPools.QueueAndIdleWaits), MemberType = typeof(TestPools))]
     public void ShutdownAsync_DrainWhileALowItemIsTakenBeforeItsTicketLands_TheNextLowItemRunsWithoutWaitingItsAge(WorkQueueKind queue, IdleWaitKind idleWait)
     {
-        SlimThreadPool pool = TestPools.Create(2, o =>
-        {
-            o.Queue = queue;
-            o.IdleWait = idleWait;
-            o.LowPriorityMaxDelay = LongAging;
-        });
+        SlimThreadPool pool = TestPools.Create(queue, idleWait, 2, o => o.LowPriorityMaxDelay = LongAging);
         PriorityLanes lanes = LanesOf(pool);
         using var go = new ManualResetEventSlim();
         using var started = new ManualResetEventSlim();
@@ -65,12 +60,7 @@ public sealed class LowTicketDrainTests
     public void ShutdownAsync_DrainOfALowGroupAfterARacersLateTicket_NoTurnWaitsItsAge(WorkQueueKind queue, IdleWaitKind idleWait)
     {
         const int Items = 10;
-        SlimThreadPool pool = TestPools.Create(1, o =>
-        {
-            o.Queue = queue;
-            o.IdleWait = idleWait;
-            o.LowPriorityMaxDelay = TimeSpan.FromMilliseconds(300);
-        });
+        SlimThreadPool pool = TestPools.Create(queue, idleWait, 1, o => o.LowPriorityMaxDelay = TimeSpan.FromMilliseconds(300));
         PriorityLanes lanes = LanesOf(pool);
         SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { Priority = WorkItemPriority.Low, MaxItemsPerTurn = 1 });
         using var racingRan = new ManualResetEventSlim();
@@ -104,21 +94,14 @@ public sealed class LowTicketDrainTests
         Assert.True(clock.Elapsed < TimeSpan.FromSeconds(1.5), $"the drain of {Items} Low group items of 20 ms took {clock.Elapsed.TotalMilliseconds:F0} ms: each turn waited its age");
     }
 
-    public static TheoryData<WorkQueueKind, IdleWaitKind, ShutdownMode> ModeCases() => TestPools.QueueAndIdleWaitsWith(ShutdownMode.Abandon, ShutdownMode.Drain);
-
     [Theory]
-    [MemberData(nameof(ModeCases))]
+    [MemberData(nameof(TestPools.QueueAndIdleWaitsByShutdownMode), MemberType = typeof(TestPools))]
     public void OnQueuedDuringShutdown_LateLowProducerBesideALateHighRacer_BothRunWithoutSpinningForTheLowDelay(WorkQueueKind queue, IdleWaitKind idleWait, ShutdownMode mode)
     {
         // Past the last look a Low producer runs the leftover it left, its ticket; the ticket saw a racer's High item
         // counted (its ticket not yet published), deferred, and the producer took it straight back, spinning for the
         // whole delay (found by an adversarial review). Once the pool has shut down, only the queue counts as other work.
-        SlimThreadPool pool = TestPools.Create(1, o =>
-        {
-            o.Queue = queue;
-            o.IdleWait = idleWait;
-            o.LowPriorityMaxDelay = TimeSpan.FromSeconds(30);
-        });
+        SlimThreadPool pool = TestPools.Create(queue, idleWait, 1, o => o.LowPriorityMaxDelay = TimeSpan.FromSeconds(30));
         Assert.Equal(0, Bounded.Result(pool.ShutdownAsync(mode), "the shutdown").AbandonedCount);
         var warmUp = new CountingWorkItem(null);
         pool.Publisher.PublishAccepted(warmUp, preferLocal: false, WorkItemPriority.Low); // makes the lanes; runs on this thread
@@ -137,18 +120,13 @@ public sealed class LowTicketDrainTests
     }
 
     [Theory]
-    [MemberData(nameof(ModeCases))]
+    [MemberData(nameof(TestPools.QueueAndIdleWaitsByShutdownMode), MemberType = typeof(TestPools))]
     public void OnQueuedDuringShutdown_LateHighProducerThenAnother_EachItemRunsOnce(WorkQueueKind queue, IdleWaitKind idleWait, ShutdownMode mode)
     {
         // A late producer runs one leftover for each item it left; had the looks taken High items from the lane before the
         // queue, the first would run its own item and leave its ticket, and the second would take that empty ticket as
         // its leftover and leave its own item queued for ever (an adversarial review of such a change).
-        SlimThreadPool pool = TestPools.Create(1, o =>
-        {
-            o.Queue = queue;
-            o.IdleWait = idleWait;
-            o.LowPriorityMaxDelay = TimeSpan.FromMilliseconds(1);
-        });
+        SlimThreadPool pool = TestPools.Create(queue, idleWait, 1, o => o.LowPriorityMaxDelay = TimeSpan.FromMilliseconds(1));
         Assert.Equal(0, Bounded.Result(pool.ShutdownAsync(mode), "the shutdown").AbandonedCount);
         var high = new CountingWorkItem(null);
         pool.Publisher.PublishAccepted(high, preferLocal: false, WorkItemPriority.High);

@@ -80,10 +80,8 @@ public sealed class PriorityShutdownRaceTests
         Assert.True(runs[DuringShutdown, Racing] + runs[LateProducer, Racing] + runs[HandedBack, Racing] == 1, table);
     }
 
-    public static TheoryData<WorkQueueKind, IdleWaitKind, ShutdownMode> HighCases() => TestPools.QueueAndIdleWaitsWith(ShutdownMode.Abandon, ShutdownMode.Drain);
-
     [Theory]
-    [MemberData(nameof(HighCases))]
+    [MemberData(nameof(TestPools.QueueAndIdleWaitsByShutdownMode), MemberType = typeof(TestPools))]
     public void ShutdownAsync_HighItemAddedPastTheLastLookUnderAnotherProducersOwedTicket_RunsOnItsOwnProducer(WorkQueueKind queue, IdleWaitKind idleWait, ShutdownMode mode)
     {
         // The owed ticket's producer is stopped between its add and its publish; the shutdown's last look takes that
@@ -91,11 +89,7 @@ public sealed class PriorityShutdownRaceTests
         // last look: the owed ticket covers it, so it publishes nothing. It must still run its item before it returns,
         // not leave it for the stopped producer to run on its thread whenever it resumes. (An adversarial hunt: it ran
         // only once the first producer published its ticket.)
-        SlimThreadPool pool = TestPools.Create(1, o =>
-        {
-            o.Queue = queue;
-            o.IdleWait = idleWait;
-        });
+        SlimThreadPool pool = TestPools.Create(queue, idleWait, 1);
         using (var lanesMade = new ManualResetEventSlim())
         {
             Assert.True(pool.TryQueue(lanesMade.Set, WorkItemPriority.High));
