@@ -24,10 +24,8 @@ internal sealed class BlockingTrials(Random random)
             Name = "soak blocking",
         };
 
-        // The suite's rule is 5 × StarvationTimeout + 1 s; the patterns scale with the worker count and the guard adds
-        // one spare per timeout, so on a machine with more cores than the suite assumes, allow for the spares too.
         int workers = options.WorkerCount;
-        TimeSpan deadline = (5 * options.StarvationTimeout) + TimeSpan.FromSeconds(1) + (8 * Math.Max(0, workers - 2) * options.StarvationTimeout);
+        TimeSpan deadline = BlockingPatterns.Deadline(pattern, workers, options.StarvationTimeout); // the suite's rule
         using var pool = new SlimThreadPool(options);
         try
         {

@@ -6,7 +6,8 @@ namespace SlimPool.Tests.Reliability;
 /// The differential blocking suite: every <see cref="BlockingPatterns"/> pattern runs on the built-in pool (the
 /// control, through <see cref="ManagedThreadPool"/>) and on SlimPool in every queue × idle-wait configuration with
 /// the default options (no blocking hint, starvation guard at its default). Rule: what the control survives, SlimPool
-/// survives, within 5 × <see cref="SlimThreadPoolOptions.StarvationTimeout"/> + 1 s.
+/// survives, within <see cref="BlockingPatterns.Deadline"/>: 1 s and 5 <see cref="SlimThreadPoolOptions.StarvationTimeout"/>s
+/// beyond one timeout per spare the pattern needs on this machine's cores.
 /// </summary>
 /// <remarks>
 /// The classes share one collection that runs alone: the patterns measure how fast a pool recovers, and other
@@ -20,7 +21,7 @@ public abstract class BlockingPatternTests
     /// <summary>The base worker count the patterns scale with.</summary>
     protected virtual int Workers => Environment.ProcessorCount;
 
-    protected abstract TimeSpan Deadline { get; }
+    protected abstract TimeSpan Deadline(string pattern);
 
     protected abstract IThreadPool CreatePool();
 
@@ -31,7 +32,7 @@ public abstract class BlockingPatternTests
         IThreadPool pool = CreatePool();
         try
         {
-            BlockingPatterns.Run(pattern, pool, Workers, Deadline);
+            BlockingPatterns.Run(pattern, pool, Workers, Deadline(pattern));
         }
         finally
         {
@@ -49,7 +50,7 @@ public sealed class BlockingPatternCollection
 /// <summary>The control: the built-in pool, which recovers from each pattern by injecting threads.</summary>
 public sealed class ManagedThreadPoolBlockingPatternTests : BlockingPatternTests
 {
-    protected override TimeSpan Deadline => Bounded.Timeout;
+    protected override TimeSpan Deadline(string pattern) => Bounded.Timeout;
 
     protected override IThreadPool CreatePool() => new ManagedThreadPool(flowExecutionContext: false);
 }
@@ -58,7 +59,7 @@ public abstract class SlimPoolBlockingPatternTests(WorkQueueKind queue, IdleWait
 {
     private static readonly TimeSpan s_starvationTimeout = new SlimThreadPoolOptions().StarvationTimeout;
 
-    protected override TimeSpan Deadline => (5 * s_starvationTimeout) + TimeSpan.FromSeconds(1);
+    protected override TimeSpan Deadline(string pattern) => BlockingPatterns.Deadline(pattern, Workers, s_starvationTimeout);
 
     protected override IThreadPool CreatePool() =>
         new SlimThreadPool(new SlimThreadPoolOptions { Queue = queue, IdleWait = idleWait, Name = $"blocking {queue}/{idleWait}" });

@@ -24,6 +24,36 @@ public static class BlockingPatterns
     ];
 
     /// <summary>
+    /// The most threads pattern <paramref name="name"/> can need at once to complete on a pool of
+    /// <paramref name="workers"/> workers: its items that may all be blocked together, plus the one that releases them.
+    /// </summary>
+    public static int ThreadsNeeded(string name, int workers) => name switch
+    {
+        "mutual-burst-2x-idle" or "mutual-burst-2x-busy" => 2 * workers,
+        "mutual-burst-4x-idle" or "mutual-burst-4x-busy" or "mutual-staggered-4x" or "blocking-continuations-4x" => 4 * workers,
+        "mutual-burst-8x-idle" or "mutual-burst-8x-busy" or "late-completer-8x" => 8 * workers, // late: 8w - 1 waiters and their completer
+        "sync-over-async-4x" => (4 * workers) + 1,   // every parent blocked before a child runs, then one child
+        "nested-children-depth-4" => 16,              // 15 inner nodes blocked, then a leaf
+        "semaphore-convoy-4x" => (4 * workers) + 2,  // the holder, every waiter, and the item that releases the holder
+        "every-worker-blocked-then-one-more" => workers + 1,
+        "work-queue-depletion" => workers,           // nothing blocks
+        _ => throw new ArgumentOutOfRangeException(nameof(name), name, "Unknown blocking pattern."),
+    };
+
+    /// <summary>
+    /// How long SlimPool may take to recover from pattern <paramref name="name"/> with the default options: its
+    /// starvation guard starts at most one spare per <paramref name="starvationTimeout"/>, so a pattern that needs
+    /// <c>s</c> threads beyond the workers takes at least <c>s</c> timeouts; allowed are <c>s + 5</c> timeouts (the
+    /// guard's first look, its sampling of the workers' CPU clocks) and 1 s for a loaded machine. The spares scale with
+    /// the machine's cores, since the patterns scale with the worker count: one rule for 2 cores and for 64.
+    /// </summary>
+    public static TimeSpan Deadline(string name, int workers, TimeSpan starvationTimeout)
+    {
+        int spares = Math.Max(0, ThreadsNeeded(name, workers) - workers);
+        return ((spares + 5) * starvationTimeout) + TimeSpan.FromSeconds(1);
+    }
+
+    /// <summary>
     /// Runs pattern <paramref name="name"/> on <paramref name="pool"/> with <paramref name="workers"/> as the
     /// pool's base worker count. Returns how long it took; throws <see cref="TimeoutException"/> (after
     /// releasing every blocked item) if it did not complete within <paramref name="deadline"/>.
