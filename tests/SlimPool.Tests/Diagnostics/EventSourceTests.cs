@@ -6,10 +6,32 @@ namespace SlimPool.Tests.Diagnostics;
 public sealed class EventSourceTests
 {
     [Fact]
+    public void EventSource_InformationalListener_GetsTheLifeEventsButNoIdleEvents()
+    {
+        // The idle events are verbose: a listener that did not ask for them (and every pool's workers, unless some
+        // listener did) pays nothing at each wait.
+        string name = $"trace-{Guid.NewGuid():N}";
+        using var listener = new PoolEventListener(name);
+        using (SlimThreadPool pool = TestPools.Create(1, name: name))
+        {
+            using var ran = new ManualResetEventSlim();
+            pool.Queue(ran.Set);
+            Bounded.Wait(ran, "the item");
+            Bounded.Until(() => pool.BusyWorkerCount == 0, "the worker to wait for work");
+        }
+
+        string[] events = [.. listener.Names];
+        Assert.Contains("WorkerStarted", events);
+        Assert.Contains("ShutdownFinished", events);
+        Assert.DoesNotContain("WorkerIdleWaitStart", events);
+        Assert.DoesNotContain("WorkerIdleWaitStop", events);
+    }
+
+    [Fact]
     public void EventSource_PoolLifeWithBlockingAndTheGuard_WritesEachEventNamingThePool()
     {
         string name = $"trace-{Guid.NewGuid():N}";
-        using var listener = new PoolEventListener(name);
+        using var listener = new PoolEventListener(name, verbose: true);
         TracedPoolLife.Run(name);
 
         string[] events = [.. listener.Names];

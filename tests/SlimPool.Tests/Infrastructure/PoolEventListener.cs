@@ -3,8 +3,16 @@ using System.Diagnostics.Tracing;
 
 namespace SlimPool.Tests.Infrastructure;
 
-/// <summary>Records the <c>SlimPool</c> event source's events about one pool (the first payload field names it).</summary>
-internal sealed class PoolEventListener(string pool) : EventListener
+/// <summary>
+/// Records the <c>SlimPool</c> event source's events about one pool (the first payload field names it): informational
+/// and above, and the verbose idle events too where <paramref name="verbose"/>. The source is the process's, so while a
+/// verbose listener lives every pool's workers write an idle event at each wait, other tests' pools too.
+/// </summary>
+/// <remarks>
+/// <see cref="OnEventSourceCreated"/> runs inside the base constructor; the parameters are read there all the same, since
+/// a primary constructor stores the parameters it captures before it calls the base constructor.
+/// </remarks>
+internal sealed class PoolEventListener(string pool, bool verbose = false) : EventListener
 {
     private readonly ConcurrentQueue<(string Name, object?[] Payload)> _events = new();
 
@@ -18,7 +26,7 @@ internal sealed class PoolEventListener(string pool) : EventListener
     {
         if (eventSource.Name == "SlimPool")
         {
-            EnableEvents(eventSource, EventLevel.Verbose, EventKeywords.All);
+            EnableEvents(eventSource, verbose ? EventLevel.Verbose : EventLevel.Informational, EventKeywords.All);
         }
     }
 
