@@ -14,15 +14,17 @@ namespace SlimPool.Groups;
 /// queue fed one item at a time) reads no clock at all; it then reads it after the items counted from there double: after
 /// the 2nd, 3rd, 5th, 9th, ... item. The first item runs before the clock starts and is counted at the rate of those
 /// timed after it, so a quantum of items of similar length ends within twice the limit, or after its second item when
-/// a single item reaches it. A later quantum of the same turn starts its clock at its start (<see cref="Restart"/>) and
-/// reads it after its 1st, 2nd, 4th, 8th, ... item.</para>
+/// a single item reaches it. A later quantum of the same turn (<see cref="Restart"/>) starts its clock at the spent
+/// quantum's latest reading, without a read of its own: earlier than its start, so it can only end sooner (a turn whose
+/// items slowed after that reading gives the worker back sooner), and it reads the clock after its 1st, 2nd, 4th, 8th,
+/// ... item.</para>
 /// <para>A turn of a group whose previous turn read short items last starts as a later quantum after short ones does:
 /// its first read comes after <see cref="ShortSkip"/> timed items. A serial queue that other groups' turns interleave
 /// yields after every quantum, so each of its turns is a first quantum; without this it would read the clock six times
 /// every 32 items instead of three.</para>
 /// <para>When the last read of a quantum shows its items short (the whole quantum at that rate under half the limit),
 /// the next quantum of the same turn skips the reads after its first <see cref="ShortSkip"/> items and reads from the
-/// <see cref="ShortSkip"/>-th on (three reads a quantum of 32 instead of six). For items of similar length this
+/// <see cref="ShortSkip"/>-th on (two reads a quantum of 32 instead of five). For items of similar length this
 /// changes nothing: such a quantum is spent by its count first. An item that turns long right after short quanta is
 /// noticed within <see cref="ShortSkip"/> items instead of after the first.</para>
 /// </remarks>
@@ -40,6 +42,8 @@ internal struct TurnQuantum
     private int _itemsBeforeClock;        // items of this quantum run before its clock started (1 in a turn's first)
     private bool _clockPending;           // the first quantum's clock starts when its second item is taken
     private long _startedAt;
+    private long _lastReadAt;             // this quantum's latest read of the clock, where _hasRead
+    private bool _hasRead;                // whether this quantum has read the clock (its start included)
     private bool _short;                  // the quantum's latest read showed short items
 
     /// <summary>Starts a turn's first quantum; its clock starts at the turn's second item.</summary>
@@ -100,7 +104,10 @@ internal struct TurnQuantum
         // The items run before the clock started count at the timed items' rate (elapsed / timed * items): a quantum whose
         // items would together reach the limit is spent, so the untimed first item does not stretch the bound past twice
         // the limit. In doubles: a long limit times many items overflows a long.
-        long elapsed = Now() - _startedAt;
+        long now = Now();
+        _lastReadAt = now;
+        _hasRead = true;
+        long elapsed = now - _startedAt;
         int timed = _items - _itemsBeforeClock;
         if (elapsed >= _maxTicks || (_itemsBeforeClock != 0 && (double)elapsed * _items >= (double)_maxTicks * timed))
         {
@@ -127,7 +134,13 @@ internal struct TurnQuantum
             return; // no time limit, or a quantum of one item, spent by its count before any read
         }
 
-        _startedAt = Now();
+        // The spent quantum's latest read starts this one's clock where it has one: no later than now, so this quantum's
+        // elapsed time counts the spent one's items after that read too, and it can only end sooner than by a reading
+        // taken now. A quantum that carries on runs its items at the same rate, so this saves a read a quantum (of three,
+        // after short items) and moves no bound.
+        _startedAt = _hasRead ? _lastReadAt : Now();
+        _lastReadAt = _startedAt;
+        _hasRead = true;
         _nextRead = _short ? Math.Min(ShortSkip, _lastRead) : 1;
     }
 
@@ -135,7 +148,8 @@ internal struct TurnQuantum
     {
         _clockPending = false;
         _itemsBeforeClock = _items;
-        _startedAt = Now();
+        _startedAt = _lastReadAt = Now();
+        _hasRead = true;
     }
 
     private readonly long Now() => _clock is null ? Stopwatch.GetTimestamp() : _clock();

@@ -74,7 +74,25 @@ public sealed class TurnQuantumTests
             Assert.Equal(32, RunUntilSpent(ref quantum, clock, ticksPerItem: 1));
         }
 
-        Assert.Equal(6 + (10 * 3), clock.Reads); // the start, after the 8th and the 16th
+        Assert.Equal(6 + (10 * 2), clock.Reads); // after the 8th and the 16th; each start is the spent quantum's read after its 16th
+    }
+
+    [Fact]
+    public void Restart_ItemsSlowedAfterTheSpentQuantumsLastRead_TheNextQuantumCountsThemAndEndsSooner()
+    {
+        // A later quantum starts its clock at the spent quantum's latest read, not at a read of its own: its elapsed time
+        // includes the spent quantum's items after that read, so it can only end sooner than with a fresh read.
+        var clock = new FakeClock();
+        var quantum = new TurnQuantum(32, maxTicks: 1_000, clock: clock.Read);
+        RunUntilSpent(ref quantum, clock, ticksPerItem: 1);
+        quantum.Restart();
+        Assert.Equal(32, RunUntilSpent(ref quantum, clock, i => i <= 16 ? 1 : 50)); // 800 ticks after its last read, at 16
+        int reads = clock.Reads;
+
+        quantum.Restart();
+
+        Assert.Equal(reads, clock.Reads); // no read to start it
+        Assert.Equal(TurnQuantum.ShortSkip, RunUntilSpent(ref quantum, clock, ticksPerItem: 30)); // 800 + 240 at its 8th; 240 alone is not spent
     }
 
     [Fact]
