@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using SlimPool.Scheduling;
 
 namespace SlimPool.Tests.Reliability;
 
@@ -41,16 +42,21 @@ public static class BlockingPatterns
     };
 
     /// <summary>
-    /// How long SlimPool may take to recover from pattern <paramref name="name"/> with the default options: its
-    /// starvation guard starts at most one spare per <paramref name="starvationTimeout"/>, so a pattern that needs
-    /// <c>s</c> threads beyond the workers takes at least <c>s</c> timeouts; allowed are <c>s + 5</c> timeouts (the
-    /// guard's first look, its sampling of the workers' CPU clocks) and 1 s for a loaded machine. The spares scale with
-    /// the machine's cores, since the patterns scale with the worker count: one rule for 2 cores and for 64.
+    /// How long SlimPool may take to recover from pattern <paramref name="name"/> with the default options. Its
+    /// starvation guard starts at most one spare a period (<paramref name="starvationTimeout"/>, or a CPU quota's
+    /// enforcement period where the process runs under one that can throttle), so a pattern that needs <c>s</c> threads
+    /// beyond the workers takes at least <c>s</c> periods. Allowed: 1.5 periods a spare (the guard's looks, its reading of
+    /// the workers' CPU clocks and each spare's start stretch every period a little: about 54 ms a spare at 50 ms, with 64
+    /// workers on 2 cores), 5 more periods, and 1 s for a loaded machine. The spares scale with the machine's cores,
+    /// since the patterns scale with the worker count: one rule for 2 cores and for 64.
     /// </summary>
     public static TimeSpan Deadline(string name, int workers, TimeSpan starvationTimeout)
     {
         int spares = Math.Max(0, ThreadsNeeded(name, workers) - workers);
-        return ((spares + 5) * starvationTimeout) + TimeSpan.FromSeconds(1);
+        int periodMs = StarvationGuard.PeriodMs(
+            SlimThreadPoolOptions.ToWholeMilliseconds(starvationTimeout),
+            new EffectiveCores().QuotaPeriod(Environment.TickCount64));
+        return TimeSpan.FromMilliseconds(((1.5 * spares) + 5) * periodMs) + TimeSpan.FromSeconds(1);
     }
 
     /// <summary>
