@@ -65,7 +65,8 @@ internal struct TurnQuantum
 
         // A quantum of two is spent by its count at its first read. Otherwise the first read comes after the second item
         // (the first timed one), or, after short items, after ShortSkip timed ones: the untimed first item and the skip.
-        _nextRead = maxTicks == 0 || maxItems <= 2 ? 0 : startShort ? 1 + Math.Min(ShortSkip, _lastRead) : 2;
+        // After short items at most at the count's last item but one, so that the quantum reads before its count spends it.
+        _nextRead = maxTicks == 0 || maxItems <= 2 ? 0 : startShort ? Math.Min(1 + Math.Min(ShortSkip, _lastRead), maxItems - 1) : 2;
         _clockPending = _nextRead != 0;
     }
 

@@ -106,6 +106,21 @@ public sealed class TurnQuantumTests
         Assert.True(quantum.IsShort);
     }
 
+    [Theory]
+    [InlineData(3)]
+    [InlineData(5)]
+    [InlineData(9)]
+    [InlineData(17)]
+    public void Constructor_StartShortQuantumOfLongItems_ReadsBeforeItsCount(int maxItems)
+    {
+        // The skip after short items must leave the first quantum a read before its count: a quantum of 2^k + 1 read first
+        // after its last item, so every item, each past the limit, ran unchecked (a review found it with 3).
+        var clock = new FakeClock();
+        var quantum = new TurnQuantum(maxItems, maxTicks: 1_000, startShort: true, clock: clock.Read);
+
+        Assert.InRange(RunUntilSpent(ref quantum, clock, ticksPerItem: 2_369), 2, Math.Min(maxItems - 1, 1 + TurnQuantum.ShortSkip));
+    }
+
     [Fact]
     public void Constructor_StartShortThenLongItems_NoticedWithinTheSkipAndNotShortAfter()
     {
