@@ -42,8 +42,8 @@ internal struct TurnQuantum
     private int _itemsBeforeClock;        // items of this quantum run before its clock started (1 in a turn's first)
     private bool _clockPending;           // the first quantum's clock starts when its second item is taken
     private long _startedAt;
-    private long _lastReadAt;             // this quantum's latest read of the clock, where _hasRead
-    private bool _hasRead;                // whether this quantum has read the clock (its start included)
+    private long _lastReadAt;             // the latest reading of the clock (this quantum's, or the one its start took over)
+    private bool _hasRead;                // whether _lastReadAt holds a reading
     private bool _short;                  // the quantum's latest read showed short items
 
     /// <summary>Starts a turn's first quantum; its clock starts at the turn's second item.</summary>
