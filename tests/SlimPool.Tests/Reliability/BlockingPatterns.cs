@@ -15,31 +15,34 @@ namespace SlimPool.Tests.Reliability;
 /// </remarks>
 public static class BlockingPatterns
 {
-    /// <summary>Every pattern, by name; <paramref name="workers"/> scales the burst sizes.</summary>
-    public static IReadOnlyList<string> Names { get; } =
+    // Each pattern: its name, how it starts on a pool of `workers` workers, and the most threads it can need at once to
+    // complete there (its items that may all be blocked together, plus the one that releases them).
+    private static readonly Pattern[] s_patterns =
     [
-        "mutual-burst-2x-idle", "mutual-burst-4x-idle", "mutual-burst-8x-idle",
-        "mutual-burst-2x-busy", "mutual-burst-4x-busy", "mutual-burst-8x-busy",
-        "mutual-staggered-4x", "sync-over-async-4x", "nested-children-depth-4", "semaphore-convoy-4x",
-        "blocking-continuations-4x", "late-completer-8x", "every-worker-blocked-then-one-more", "work-queue-depletion",
+        new("mutual-burst-2x-idle", (pool, w, abort) => MutualBurst(pool, 2 * w, busyFirst: 0, abort), w => 2 * w),
+        new("mutual-burst-4x-idle", (pool, w, abort) => MutualBurst(pool, 4 * w, busyFirst: 0, abort), w => 4 * w),
+        new("mutual-burst-8x-idle", (pool, w, abort) => MutualBurst(pool, 8 * w, busyFirst: 0, abort), w => 8 * w),
+        new("mutual-burst-2x-busy", (pool, w, abort) => MutualBurst(pool, 2 * w, busyFirst: w, abort), w => 2 * w),
+        new("mutual-burst-4x-busy", (pool, w, abort) => MutualBurst(pool, 4 * w, busyFirst: w, abort), w => 4 * w),
+        new("mutual-burst-8x-busy", (pool, w, abort) => MutualBurst(pool, 8 * w, busyFirst: w, abort), w => 8 * w),
+        new("mutual-staggered-4x", (pool, w, abort) => MutualStaggered(pool, 4 * w, abort), w => 4 * w),
+        new("sync-over-async-4x", (pool, w, abort) => SyncOverAsync(pool, 4 * w, abort), w => (4 * w) + 1), // every parent blocked before a child runs, then one child
+        new("nested-children-depth-4", (pool, _, abort) => NestedChildren(pool, depth: 4, abort), _ => 16), // 15 inner nodes blocked, then a leaf
+        new("semaphore-convoy-4x", (pool, w, abort) => SemaphoreConvoy(pool, 4 * w, abort), w => (4 * w) + 2), // the holder, every waiter, the holder's release
+        new("blocking-continuations-4x", (pool, w, abort) => BlockingContinuations(pool, 4 * w, abort), w => 4 * w),
+        new("late-completer-8x", (pool, w, abort) => LateCompleter(pool, 8 * w, abort), w => 8 * w), // 8w - 1 waiters and their completer
+        new("every-worker-blocked-then-one-more", (pool, w, abort) => EveryWorkerBlockedThenOneMore(pool, w, abort), w => w + 1),
+        new("work-queue-depletion", (pool, w, _) => WorkQueueDepletion(pool, 64 * w), w => w), // nothing blocks
     ];
+
+    /// <summary>Every pattern, by name; the worker count scales the burst sizes.</summary>
+    public static IReadOnlyList<string> Names { get; } = [.. s_patterns.Select(p => p.Name)];
 
     /// <summary>
     /// The most threads pattern <paramref name="name"/> can need at once to complete on a pool of
     /// <paramref name="workers"/> workers: its items that may all be blocked together, plus the one that releases them.
     /// </summary>
-    public static int ThreadsNeeded(string name, int workers) => name switch
-    {
-        "mutual-burst-2x-idle" or "mutual-burst-2x-busy" => 2 * workers,
-        "mutual-burst-4x-idle" or "mutual-burst-4x-busy" or "mutual-staggered-4x" or "blocking-continuations-4x" => 4 * workers,
-        "mutual-burst-8x-idle" or "mutual-burst-8x-busy" or "late-completer-8x" => 8 * workers, // late: 8w - 1 waiters and their completer
-        "sync-over-async-4x" => (4 * workers) + 1,   // every parent blocked before a child runs, then one child
-        "nested-children-depth-4" => 16,              // 15 inner nodes blocked, then a leaf
-        "semaphore-convoy-4x" => (4 * workers) + 2,  // the holder, every waiter, and the item that releases the holder
-        "every-worker-blocked-then-one-more" => workers + 1,
-        "work-queue-depletion" => workers,           // nothing blocks
-        _ => throw new ArgumentOutOfRangeException(nameof(name), name, "Unknown blocking pattern."),
-    };
+    public static int ThreadsNeeded(string name, int workers) => Find(name).ThreadsNeeded(workers);
 
     /// <summary>
     /// How long SlimPool may take to recover from pattern <paramref name="name"/> with the default options. Its
@@ -90,24 +93,10 @@ public static class BlockingPatterns
         return elapsed;
     }
 
-    private static Task Start(string name, IThreadPool pool, int workers, CancellationToken abort) => name switch
-    {
-        "mutual-burst-2x-idle" => MutualBurst(pool, 2 * workers, busyFirst: 0, abort),
-        "mutual-burst-4x-idle" => MutualBurst(pool, 4 * workers, busyFirst: 0, abort),
-        "mutual-burst-8x-idle" => MutualBurst(pool, 8 * workers, busyFirst: 0, abort),
-        "mutual-burst-2x-busy" => MutualBurst(pool, 2 * workers, busyFirst: workers, abort),
-        "mutual-burst-4x-busy" => MutualBurst(pool, 4 * workers, busyFirst: workers, abort),
-        "mutual-burst-8x-busy" => MutualBurst(pool, 8 * workers, busyFirst: workers, abort),
-        "mutual-staggered-4x" => MutualStaggered(pool, 4 * workers, abort),
-        "sync-over-async-4x" => SyncOverAsync(pool, 4 * workers, abort),
-        "nested-children-depth-4" => NestedChildren(pool, depth: 4, abort),
-        "semaphore-convoy-4x" => SemaphoreConvoy(pool, 4 * workers, abort),
-        "blocking-continuations-4x" => BlockingContinuations(pool, 4 * workers, abort),
-        "late-completer-8x" => LateCompleter(pool, 8 * workers, abort),
-        "every-worker-blocked-then-one-more" => EveryWorkerBlockedThenOneMore(pool, workers, abort),
-        "work-queue-depletion" => WorkQueueDepletion(pool, 64 * workers),
-        _ => throw new ArgumentOutOfRangeException(nameof(name), name, "Unknown blocking pattern."),
-    };
+    private static Task Start(string name, IThreadPool pool, int workers, CancellationToken abort) => Find(name).Start(pool, workers, abort);
+
+    private static Pattern Find(string name) =>
+        Array.Find(s_patterns, p => p.Name == name) ?? throw new ArgumentOutOfRangeException(nameof(name), name, "Unknown blocking pattern.");
 
     // n items, each waits until all n have started: completes only when n threads run them at once. With busyFirst
     // > 0, that many items spin for 20 ms first, so the burst lands on a pool whose workers are all busy.
@@ -350,4 +339,6 @@ public static class BlockingPatterns
             Thread.SpinWait(100);
         }
     }
+
+    private sealed record Pattern(string Name, Func<IThreadPool, int, CancellationToken, Task> Start, Func<int, int> ThreadsNeeded);
 }
