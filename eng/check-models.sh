@@ -18,10 +18,13 @@
 #                             STRICT with COMPUTE (the property without the compute-bound allowance: the limit is real)
 #   GroupTurns.pml            (src/SlimPool/Groups/) BLOCKING, ABANDON (the group's sweep), MAXTURNS, QUANTUM; the
 #                             queue dropped by the turn that found it empty, or later by its worker (DROPS drops at
-#                             any moment: 1 in the first 2-producer run, 0 in the two-turn and 3-item runs; 2, and 1
-#                             in those, with SLIMPOOL_THOROUGH=1), or by the group's abandon, and installed again;
+#                             any moment: 0 in the runs with items that block; 1 and 2 with SLIMPOOL_THOROUGH=1), or by
+#                             the group's abandon, and installed again; DRAIN (a drain begun at any moment runs every
+#                             item whose queue call returned before it: a call returns behind a published turn);
 #                             broken: BROKEN (a turn given back without a re-check), BROKEN_SWEEP (no look after the
-#                             sweep), BROKEN_DROP (the queue dropped without retiring it: an item lands in a dropped queue)
+#                             sweep), BROKEN_DROP (the queue dropped without retiring it: an item lands in a dropped
+#                             queue), BROKEN_NOWAIT and BROKEN_ENDWAIT with DRAIN (a producer whose take fails, or a
+#                             turn whose take-back fails, leaves its item to a turn not yet published)
 #   GroupDrained.pml          (src/SlimPool/Groups/) the drained signal when a group's turn and its abandon's sweep
 #                             finish its last items at once, the close racing both: ITEMS, QUANTUM, CONT (a continuation
 #                             arrives meanwhile), NO_SWEEP (a drain, no abandon); broken: BROKEN_ORDER (the sweep reads
@@ -89,6 +92,8 @@ b="-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3"
 c="-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=2"
 d="-DWORKERS=1 -DPRODUCERS=1 -DPUSHES=3"
 k="-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=2"
+q="-DWORKERS=1 -DPRODUCERS=3 -DPUSHES=1"
+b1="-DWORKERS=1 -DPRODUCERS=2 -DPUSHES=2"
 e="-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=1"
 runs=(
   "$stp|$a|none" "$stp|$a -DBROKEN|some" "$stp|$a -DBLOCKING|none" "$stp|$a -DSTOP|none"
@@ -106,11 +111,14 @@ runs=(
   "$guard|$b -DWS -DDECLINES=0 -DBROKEN_REFILL|some" "$guard|$c -DWS|none"
   "$guard|$b -DCOMPUTE|none" "$guard|$a -DCOMPUTE|none" "$guard|$d -DCOMPUTE|none" "$guard|$d -DCOMPUTE -DSTRICT|some"
   "$guard|$d -DBROKEN_RUNNABLE|some"
-  "$group|$g -DBLOCKING -DABANDON -DDROPS=1|none" "$group|$g -DBROKEN|some" "$group|$g -DABANDON -DBROKEN_SWEEP|some"
+  "$group|$g -DBLOCKING -DABANDON -DDROPS=0|none" "$group|$g -DBROKEN|some" "$group|$g -DABANDON -DBROKEN_SWEEP|some"
   "$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON -DDROPS=0|none"
   "$group|$h -DABANDON -DBROKEN_SWEEP|some" "$group|$g -DBROKEN_DROP|some" "$group|$h -DBROKEN_DROP|some"
   "$group|-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DBLOCKING -DABANDON -DDROPS=0|none"
-  "$group|$k -DBATCH -DBLOCKING -DDROPS=1|none" "$group|$k -DBATCH -DBROKEN|some" "$group|$k -DBATCH -DBROKEN_DROP|some"
+  "$group|$k -DBATCH -DBLOCKING -DDROPS=0|none" "$group|$k -DBATCH -DBROKEN|some" "$group|$k -DBATCH -DBROKEN_DROP|some"
+  "$group|$g -DDRAIN -DBLOCKING -DDROPS=0|none" "$group|$g -DDRAIN -DDROPS=0 -DBROKEN_NOWAIT|some"
+  "$group|$g -DDRAIN -DMAXTURNS=2 -DDROPS=0|none" "$group|$q -DDRAIN -DDROPS=0|none" "$group|$q -DDRAIN -DDROPS=0 -DBROKEN_ENDWAIT|some"
+  "$group|$b1 -DBATCH -DDRAIN -DDROPS=0|none" "$group|$b1 -DBATCH -DDRAIN -DDROPS=0 -DBROKEN_NOWAIT|some"
   "$lanes|$a|none" "$lanes|$a -DTWO_WORDS|some" "$lanes|$b|none" "$lanes|$b -DTWO_WORDS|some"
   "$lanes|-DWORKERS=2 -DPRODUCERS=3 -DPUSHES=1|none"
   "$laneshut||none" "$laneshut|-DTICKETS_ONLY|some" "$laneshut|-DENQUEUE_FIRST|some"
@@ -129,6 +137,8 @@ runs=(
 if [ "${SLIMPOOL_THOROUGH:-0}" = 1 ]; then
   runs+=("$stp|$b -DBLOCKING -DSPARES=1 -DWS -DDECLINES=0 -DSTOP|none" "$stp|-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=2|none")
   runs+=("$group|$h -DBLOCKING -DABANDON|none" "$group|$g -DBLOCKING -DABANDON -DDROPS=2|none")
+  runs+=("$group|$g -DBLOCKING -DABANDON -DDROPS=1|none" "$group|$k -DBATCH -DBLOCKING -DDROPS=1|none") # 1e8 states, 160 s each
+  runs+=("$group|$k -DBATCH -DDRAIN -DDROPS=0|none") # 9.4e7 states, 150 s
   runs+=("$group|-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DBLOCKING -DABANDON -DDROPS=1|none")
   runs+=("$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON -DDROPS=1|none")
   runs+=("$ring|-DTHIEVES=2 -DPUSHES=6 -DLOOKS=2 -DTAKES=1|none") # an overflow beside two thieves: 5.5e7 states, 100 s

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using SlimPool.Diagnostics;
 using SlimPool.Lifecycle;
@@ -13,9 +14,10 @@ namespace SlimPool.Groups;
 /// item of the pool that runs the group's items one after another until the queue is empty or the quantum is spent).
 /// </summary>
 /// <remarks>
-/// <para><b>Fields.</b> <c>_turns</c> counts the turns held, each either queued on the pool or running; it never
+/// <para><b>Fields.</b> <c>_turns</c> counts the turns held, each either queued on the pool or running (and, in
+/// higher bits, their publishers and a generation: see "A queue call returns behind a published turn"); the count never
 /// exceeds <c>_maxConcurrency</c>, so at most that many of the group's items run at once. A turn is taken by a
-/// compare-and-swap below the limit and given back by a decrement, both full fences. <c>_accepted</c> counts the items
+/// compare-and-swap below the limit and given back by an interlocked add, both full fences. <c>_accepted</c> counts the items
 /// accepted (producers write it), <c>_ran</c> those run (the turns write it, once a quantum; a serial group's one turn
 /// with a plain store as it ends, see EndTurn), and <c>_notRun</c> those
 /// handed back or refused after acceptance (rare). An item is pending from its acceptance until it is counted in one of
@@ -42,6 +44,20 @@ namespace SlimPool.Groups;
 /// at the end of its quantum keeps its turn and queues itself again; so does one that the pool's abandon stops, and the
 /// pool's shutdown then hands the group's items back in its place (<see cref="HandBack"/>). GroupTurns.pml models this,
 /// the drop included.</para>
+/// <para><b>A queue call returns behind a published turn.</b> A turn held is not yet where a drain's workers look while
+/// the producer that took it is still putting it on the pool; an item left to that turn by another producer, whose call
+/// returned before a drain began, would run only after the drain's workers left. So the compare-and-swap that takes a
+/// turn to publish it also counts its producer a publisher (<c>_turns</c> holds the turns, the publishers and a
+/// generation, see <c>TurnsIn</c>), and the producer leaves the count once the turn is queued (<see cref="PublishTaken"/>:
+/// the enqueue's full fence, then an add). Every held turn not yet published has its publisher counted, so a word with
+/// more turns than publishers shows a held turn that is queued or running: it runs the item, or gives the turn back
+/// after the item's claim and then sees it. A producer whose take fails reads the word after its claim; with no more
+/// turns than publishers it waits for a read that shows more, or for a later generation, which each turn's end moves on
+/// with its decrement (a turn that ended after the claim saw the item or found it taken). A turn that ends, sees an
+/// item and cannot take the turn back leaves it to the holders the same way, and so does the abandon's look after its
+/// sweep. The wait is as long as another producer's enqueue, longer only while that producer is preempted inside it;
+/// nothing waits on a thread that is inside its own publish, since the publisher leaves the count before the publish's
+/// finish, which may run the turn on its thread once the pool has finished. GroupTurns.pml models it (DRAIN).</para>
 /// <para><b>Layout.</b> A producer writes <c>_accepted</c> once an item; a turn on another core reads the queue, the
 /// abandon flags once an item. On one cache line, each item would move that line between the two cores
 /// (<c>SerialQueueBenchmarks</c>, streaming: about 34 ns an item with them on one line, 23 apart). The fields are
@@ -67,6 +83,18 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     // runs after the signal (a drain's result).
     private const long DrainedMark = 1L << 62;
 
+    // _turns holds three counts in one word, so that the compare-and-swap that takes a turn also says the turn is not yet
+    // published: the turns held (bits 0 to 31, at most _maxConcurrency), the producers that took one and have not yet
+    // published it (bits 32 to 47, at most one a thread), and how many turns ended (bits 48 to 63, a generation that
+    // wraps). See the remarks, "A queue call returns behind a published turn".
+    private const long TurnMask = 0xFFFF_FFFFL;
+    private const long PublisherOne = 1L << 32;
+    private const long GenerationOne = 1L << 48;
+    private const long GenerationMask = -GenerationOne; // bits 48 to 63
+
+    // A turn given back: one fewer held, a generation more, in one add.
+    private const long TurnEnded = GenerationOne - 1;
+
     // The drained signal of every group that had nothing pending when it closed: completed once, shared.
     private static readonly TaskCompletionSource s_drained = CompletedSignal();
 
@@ -83,16 +111,14 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     [FieldOffset(32)]
     private long _ran;                           // turns, once a quantum
     [FieldOffset(40)]
-    private readonly long _maxTurnTicks;         // Stopwatch ticks; 0 when turns have no time limit
+    private long _turns;                         // producers read it once an item; turns write it when they end (see TurnsIn)
     [FieldOffset(48)]
     private int _closed;
     [FieldOffset(52)]
     private int _dropDeferred;                   // 1 while a worker holds the group in its DeferredQueueDrops
     [FieldOffset(56)]
-    private int _turns;                          // producers read it once an item; turns write it when they end
-    [FieldOffset(60)]
     private readonly sbyte _priority;            // a WorkItemPriority (-1 to 1) in a byte, leaving room for the next field
-    [FieldOffset(61)]
+    [FieldOffset(57)]
     private bool _shortItems;                    // the latest turn's quantum last read short items (TurnQuantum.IsShort)
     [FieldOffset(64)]
     private readonly SlimThreadPool _pool;
@@ -108,6 +134,8 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     private int _abandoning;
     [FieldOffset(100)]
     private int _swept;
+    [FieldOffset(104)]
+    private readonly long _maxTurnTicks;         // Stopwatch ticks; 0 when turns have no time limit
 
     public GroupTurns(SlimThreadPool pool, SlimThreadPoolGroup group, SlimGroupOptions options)
     {
@@ -450,14 +478,18 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         // after a full fence: an item that turn would have seen is seen now and gets a turn; an empty queue goes, as
         // that turn's end would have dropped it (a drop is safe at any moment).
         Interlocked.Exchange(ref _swept, 1);
-        if (!IsQueueEmpty && TryTakeTurn())
+        if (!IsQueueEmpty)
         {
-            _pool.Publisher.PublishAccepted(this, preferLocal: false, Priority);
+            if (TryTakeTurn(PublisherOne, out long seen))
+            {
+                PublishTaken(preferLocal: false);
+                return;
+            }
+
+            WaitForPublishedTurn(seen); // the items are the held turns' once one is published
         }
-        else
-        {
-            DropQueueIfEmpty();
-        }
+
+        DropQueueIfEmpty();
     }
 
     /// <summary>
@@ -510,7 +542,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     /// <summary>The pool abandoned this turn before it ran: it gives the turn back and hands back the group's queued items.</summary>
     public void HandBack(List<AbandonedWorkItem> abandoned)
     {
-        Interlocked.Decrement(ref _turns);
+        Interlocked.Add(ref _turns, TurnEnded);
         HandBackQueued(abandoned);
     }
 
@@ -658,9 +690,10 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
             }
         }
 
-        // The decrement is a full fence before the reads of _queue and of its tail: it pairs with Enqueue's claim (a
-        // compare-and-swap) followed by its read of _turns. See the class remarks.
-        Interlocked.Decrement(ref _turns);
+        // The decrement (with the generation's increment, one add) is a full fence before the reads of _queue and of
+        // its tail: it pairs with Enqueue's claim (a compare-and-swap) followed by its read of _turns. See the class
+        // remarks.
+        Interlocked.Add(ref _turns, TurnEnded);
         if (ran != 0)
         {
             CheckDrained(ranNow, Volatile.Read(ref _notRun));
@@ -671,9 +704,16 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
             return false; // Abandon looks at the queue once more after its sweep
         }
 
-        if (!IsQueueEmpty && TryTakeTurn())
+        if (!IsQueueEmpty)
         {
-            return true;
+            if (TryTakeTurn(publisher: 0, out long seen))
+            {
+                return true; // runs on: no publish
+            }
+
+            // Another took the turn for the items seen: the worker leaves them once that turn is published, so that a
+            // drain's workers do not leave before it (see the remarks).
+            WaitForPublishedTurn(seen);
         }
 
         // The queue is empty: on one of the pool's workers it is kept until that worker parks or more other groups
@@ -747,10 +787,14 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         }
 
         // The claim in TryEnqueue was a compare-and-swap, a full fence, before this read of _turns: see the class remarks.
-        // With every turn held, the holders take the item.
-        if (TryTakeTurn())
+        // With every turn held, the holders take the item, once one of them is published.
+        if (TryTakeTurn(PublisherOne, out long seen))
         {
-            _pool.Publisher.PublishAccepted(this, preferLocal: true, Priority);
+            PublishTaken(preferLocal: true);
+        }
+        else
+        {
+            WaitForPublishedTurn(seen);
         }
     }
 
@@ -770,11 +814,70 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
             queue = Volatile.Read(ref _queue) ?? InstallQueue();
         }
 
-        for (int i = 0; i < count && TryTakeTurn(); i++)
+        Debug.Assert(count > 0, "an empty batch is accepted without a look at the queue");
+        int taken = 0;
+        long seen;
+        while (TryTakeTurn(PublisherOne, out seen))
         {
-            _pool.Publisher.PublishAccepted(this, preferLocal: true, Priority);
+            PublishTaken(preferLocal: true);
+            if (++taken == count)
+            {
+                return;
+            }
+        }
+
+        // A turn this call published covers every item of the batch; with none, the batch waits as Enqueue's item does.
+        if (taken == 0)
+        {
+            WaitForPublishedTurn(seen);
         }
     }
+
+    // A producer that took a turn publishes it: QueueAccepted puts it where the pool's workers and a drain look, with a
+    // full fence after; then the producer leaves the publishers' count and moves the generation on in one add (a full
+    // fence), so a producer that waits for the publish (WaitForPublishedTurn) sees the turn there once it sees the add.
+    // The add comes before the publish's finish, which wakes a worker and, past the pool's finish, runs the turn on
+    // this thread: a producer on this thread inside that turn must not wait for this very publish.
+    private void PublishTaken(bool preferLocal)
+    {
+        IAcceptedWorkPublisher publisher = _pool.Publisher;
+        bool queued = publisher.QueueAccepted(this, preferLocal, Priority);
+        Interlocked.Add(ref _turns, GenerationOne - PublisherOne);
+        publisher.FinishAccepted(queued);
+    }
+
+    // Called with the word read after an item was seen in the queue (a producer's claim, an ending turn's look) and a
+    // take refused: leaves that item to the turns held once one of them is published (see the remarks, "A queue call
+    // returns behind a published turn"). It returns at once when the word shows more turns than publishers; otherwise
+    // it waits for a read that does, or for a later generation (a turn ended since, and its look saw the item or found it
+    // taken). The wait is another producer's enqueue, longer only while that producer is preempted inside it.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WaitForPublishedTurn(long seen)
+    {
+        if (TurnsIn(seen) <= PublishersIn(seen))
+        {
+            WaitForPublish(seen & GenerationMask);
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WaitForPublish(long generation)
+    {
+        var spinner = default(SpinWait);
+        while (true)
+        {
+            spinner.SpinOnce();
+            long word = Volatile.Read(ref _turns);
+            if (TurnsIn(word) > PublishersIn(word) || (word & GenerationMask) != generation)
+            {
+                return;
+            }
+        }
+    }
+
+    private static int TurnsIn(long word) => (int)(word & TurnMask);
+
+    private static int PublishersIn(long word) => (int)((word >> 32) & 0xFFFF);
 
     // Installs a fresh queue where there is none; the producer that loses the race uses the winner's.
     private LockFreeQueue<CompactHeadAndTail> InstallQueue()
@@ -798,20 +901,24 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         return false;
     }
 
-    private bool TryTakeTurn()
+    // Takes a turn below the limit; a producer that will publish it counts itself a publisher in the same swap
+    // (PublisherOne), a turn that runs on does not (0). Either way seen is the word last read.
+    private bool TryTakeTurn(long publisher, out long seen)
     {
-        int turns = Volatile.Read(ref _turns);
-        while (turns < _maxConcurrency)
+        long turns = Volatile.Read(ref _turns);
+        while (TurnsIn(turns) < _maxConcurrency)
         {
-            int seen = Interlocked.CompareExchange(ref _turns, turns + 1, turns);
-            if (seen == turns)
+            long found = Interlocked.CompareExchange(ref _turns, turns + 1 + publisher, turns);
+            if (found == turns)
             {
+                seen = found;
                 return true;
             }
 
-            turns = seen;
+            turns = found;
         }
 
+        seen = turns;
         return false;
     }
 

@@ -7,7 +7,18 @@
  * Properties:
  *  - at most MAXTURNS of the group's items run at once (asserted at every start of an item);
  *  - no item is stranded: when nothing can move any more, an item still in the group's queue has a turn held for it
- *    (queued on the pool, or running an item that never returns), asserted by a check that runs at Spin's timeout.
+ *    (queued on the pool, or running an item that never returns), asserted by a check that runs at Spin's timeout;
+ *  - with -DDRAIN, a drain runs what was queued before it: the `Drain` process begins at any moment and notes the
+ *    items whose queue calls had returned; at any later moment when no turn is queued on the pool and no worker runs
+ *    one (when a drain's workers may leave: ExitBarrier.pml), each of those items was taken, run or handed back.
+ *    Producers still inside their calls are not waited for (their items may run late, on their own threads). A
+ *    producer that takes a turn counts itself a publisher in the same swap, publishes, then leaves the count
+ *    (GroupTurns.PublishTaken); a turn's end moves a generation on as it gives the turn back (EndTurn); a producer
+ *    whose take fails with no more turns than publishers waits for more turns than publishers, or a later generation
+ *    (WaitForPublishedTurn); so does a turn that ends, sees an item and finds the turn taken (EndTurn), and the
+ *    abandon's look after its sweep. A wait that never ends is an invalid end state. Not checked with -DABANDON: an
+ *    abandon in flight that takes a turn for such an item publishes it as a late producer does, after the drain's
+ *    workers may have left.
  * With -DBLOCKING an item may never return: its turn stays held for ever, which is allowed; what is not allowed is a
  * queued item with no turn held at all.
  * With -DBATCH each producer queues its PUSHES items as one batch (SlimThreadPoolGroup.QueueBatch): every item
@@ -30,6 +41,9 @@
  * that a producer about to grow a full ring sees a retire that came first (LockFreeSegment.FreezeUnlessRetired) is
  * argued in LockFreeQueue and tested (LockFreeRetireTests, which caught it missing).
  * Broken variants Spin must reject: -DBROKEN (EndTurn gives the turn back without looking at the queue again),
+ * -DBROKEN_NOWAIT with -DDRAIN (a producer whose take fails returns at once: its item may ride on a turn not yet
+ * published, which a drain's workers do not see), -DBROKEN_ENDWAIT with -DDRAIN (a turn that ends, sees an item and
+ * finds the turn taken leaves at once, the item to a turn not yet published),
  * -DBROKEN_SWEEP (the abandon does not look at the queue after its sweep), -DBROKEN_DROP (the turn drops the queue
  * after seeing it empty, without retiring it, so a producer that read it earlier enqueues into a dropped queue).
  *
@@ -72,21 +86,39 @@ byte running = 0;            /* the group's items running now */
 bool abandoning = false;
 bool swept = false;
 byte handedBack = 0;
+byte pubs = 0;               /* the publishers counted in GroupTurns._turns (bits 32 to 47) */
+/* The generation in GroupTurns._turns (bits 48 to 63), which only a process that read it compares with its copy: kept
+ * as whether it moved since each such process read it (a bit a process, while it holds a copy; the code's 16 bits
+ * wrap only after 65,536 turn ends, which the model leaves out), so that states do not differ by the count itself. */
+int watching = 0;            /* the processes that hold a copy of the generation */
+int moved = 0;               /* those whose copy is older than the generation */
+#define ME (1 << _pid)
+#ifdef DRAIN
+byte enq = 0;                /* ghost: items enqueued, in the group's order (a queue is replaced only once empty) */
+byte taken = 0;              /* ghost: items taken, run or handed back, in the same order */
+byte returned = 0;           /* ghost: a bit for each item (by its place in that order) whose queue call returned */
+byte busy = 0;               /* ghost: workers running a turn */
+#define GHOST(x) x
+#else
+#define GHOST(x) skip
+#endif
 
 /* The queue now installed holds an item (one atomic look: used only where the code's choice is free anyway). */
 #define QUEUED (cur != 0 && cnt[cur] > 0)
 
-/* GroupTurns.TryTakeTurn: a read, then a compare-and-swap below the limit. */
-inline tryTakeTurn(took) {
+/* GroupTurns.TryTakeTurn: a read of the word, then a compare-and-swap below the limit; a producer that will publish
+ * the turn (pub) counts itself a publisher in the same swap. The word's last read is left in st and sp (and the generation's, in watching and moved). */
+inline tryTakeTurn(took, pub, st, sp) {
     byte seen;
     took = false;
-    seen = turns;
+    atomic { st = turns; sp = pubs; watching = watching | ME; moved = moved & ~ME };
+    seen = st;
     do
     :: seen < MAXTURNS ->
         atomic {
             if
-            :: turns == seen -> turns++; took = true
-            :: else -> seen = turns
+            :: turns == seen -> turns++; pubs = pubs + pub; took = true
+            :: else -> seen = turns; st = turns; sp = pubs; moved = moved & ~ME
             fi
         }
         if
@@ -127,7 +159,7 @@ inline dropIfEmpty(dq) {
 }
 
 /* GroupTurns.Enqueue: read the field, install a queue where there is none, enqueue unless that queue was retired. */
-inline enqueue() {
+inline enqueue(mine) {
     bool done = false;
     byte myq;
     do
@@ -146,7 +178,7 @@ inline enqueue() {
         fi;
         atomic {                             /* TryEnqueue: the claim, or a refusal once the queue is retired */
             if
-            :: !retired[myq] -> cnt[myq]++; done = true
+            :: !retired[myq] -> cnt[myq]++; GHOST(mine = mine | (1 << enq); enq++); done = true
             :: else -> skip
             fi
         }
@@ -158,37 +190,70 @@ inline enqueue() {
     od
 }
 
+/* GroupTurns.PublishTaken: the turn onto the pool (QueueAccepted, a full fence after), then one add that leaves the
+ * publishers' count. */
+inline publishTaken() {
+    poolQueue++;
+    pubs--
+}
+
+/* The word's copy is dead once used: cleared, so that states differing only in it are one. */
+inline forget(st, sp) {
+    d_step { st = 0; sp = 0; watching = watching & ~ME; moved = moved & ~ME }
+}
+
+/* GroupTurns.WaitForPublishedTurn, after a failed take whose read saw no more turns than publishers: waits (blocked,
+ * as a spin that sees no change) for a read of the word with more turns than publishers, or a later generation (a turn
+ * ended since). */
+inline waitForPublished(st, sp) {
+#ifndef BROKEN_NOWAIT
+    if
+    :: st <= sp -> atomic { turns > pubs || (moved & ME) != 0 }
+    :: else -> skip
+    fi;
+#endif
+    forget(st, sp)
+}
+
 proctype Producer() {
     byte i = 0;
     bool took;
+    byte mine, st, sp;
 #ifdef BATCH
     /* SlimThreadPoolGroup.QueueBatch (GroupTurns.EnqueueBatch): every item enqueued first (into the queue the field
        holds, or the one replacing it once that one is retired), then a turn for each item until one is refused.
        Item by item, the claims here include the batch's single claim of several cells. */
     do
-    :: i < PUSHES -> enqueue(); i++
+    :: i < PUSHES -> enqueue(mine); i++
     :: else -> break
     od;
     i = 0;
     do
     :: i < PUSHES ->
-        tryTakeTurn(took);
+        tryTakeTurn(took, 1, st, sp);
         if
-        :: took -> poolQueue++; i++
+        :: took -> forget(st, sp); publishTaken(); i++
         :: else -> break
         fi
     :: else -> break
     od;
+    if
+    :: i == 0 -> waitForPublished(st, sp)   /* no turn of its own published: it waits as a single item does */
+    :: else -> forget(st, sp)
+    fi;
+    GHOST(returned = returned | mine);              /* the call returns */
     i = PUSHES;
 #endif
     do
     :: i < PUSHES ->
-        enqueue();                           /* publish: the claim's compare-and-swap, a full fence */
-        tryTakeTurn(took);
+        GHOST(mine = 0);
+        enqueue(mine);                       /* publish: the claim's compare-and-swap, a full fence */
+        tryTakeTurn(took, 1, st, sp);
         if
-        :: took -> poolQueue++               /* PublishAccepted: a turn entry on the pool */
-        :: else -> skip
+        :: took -> forget(st, sp); publishTaken()   /* a turn entry on the pool */
+        :: else -> waitForPublished(st, sp)
         fi;
+        GHOST(returned = returned | mine);          /* the call returns */
         i++
     :: else -> break
     od
@@ -198,11 +263,11 @@ proctype Producer() {
 inline runTurn() {
     byte ran = 0;
     bool again;
-    byte tq;
+    byte tq, st, sp;
     do
     :: tq = cur;                             /* TryTake reads the field, then dequeues from that queue */
         if
-        :: atomic { !(abandoning && !swept) && tq != 0 && cnt[tq] > 0 -> cnt[tq]-- } ->   /* a successful dequeue */
+        :: atomic { !(abandoning && !swept) && tq != 0 && cnt[tq] > 0 -> cnt[tq]--; GHOST(taken++) } ->   /* a successful dequeue */
             running++;
             assert(running <= MAXTURNS);
 #ifdef BLOCKING
@@ -225,7 +290,7 @@ end_blocked:
             :: else -> skip
             fi
         :: else ->                           /* IsSweeping, or a failed dequeue (separate reads) */
-            turns--;                             /* EndTurn: Interlocked.Decrement, a full fence */
+            atomic { turns--; moved = moved | watching }   /* EndTurn: one add, a full fence: a turn fewer, a generation more */
 #ifdef BROKEN
             break;
 #else
@@ -235,10 +300,14 @@ end_blocked:
                 tq = cur;                        /* IsQueueEmpty: the field, then that queue's tail */
                 if
                 :: tq != 0 && cnt[tq] > 0 ->
-                    tryTakeTurn(again);
+                    tryTakeTurn(again, 0, st, sp);   /* runs on: no publish */
                     if
-                    :: again -> skip             /* took the turn back: run on */
-                    :: else -> break
+                    :: again -> forget(st, sp)   /* took the turn back: run on */
+#ifndef BROKEN_ENDWAIT
+                    :: else -> waitForPublished(st, sp); break   /* left to a turn held: once one is published */
+#else
+                    :: else -> forget(st, sp); break
+#endif
                     fi
                 :: else ->
                     if
@@ -256,8 +325,9 @@ end_blocked:
 proctype Worker() {
 end_idle:
     do
-    :: atomic { poolQueue > 0 -> poolQueue-- } ->
-        runTurn()
+    :: atomic { poolQueue > 0 -> poolQueue--; GHOST(busy++) } ->
+        runTurn();
+        GHOST(busy--)
     od
 }
 
@@ -275,12 +345,12 @@ end_dropper:
 #ifdef ABANDON
 proctype Abandon() {
     bool took;
-    byte aq;
+    byte aq, st, sp;
     abandoning = true;                       /* Interlocked.Exchange */
     do
     :: aq = cur;                             /* TryTake: the field, then a dequeue from that queue */
         if
-        :: atomic { aq != 0 && cnt[aq] > 0 -> cnt[aq]--; handedBack++ }
+        :: atomic { aq != 0 && cnt[aq] > 0 -> cnt[aq]--; handedBack++; GHOST(taken++) }
         :: else -> break
         fi
     od;
@@ -289,14 +359,26 @@ proctype Abandon() {
     aq = cur;
     if
     :: aq != 0 && cnt[aq] > 0 ->
-        tryTakeTurn(took);
+        tryTakeTurn(took, 1, st, sp);
         if
-        :: took -> poolQueue++
-        :: else -> dropIfEmpty(aq)
+        :: took -> forget(st, sp); publishTaken()
+        :: else -> waitForPublished(st, sp); dropIfEmpty(aq)
         fi
     :: else -> dropIfEmpty(aq)            /* the drop a turn that ended mid-sweep left undone */
     fi
 #endif
+}
+#endif
+
+/* A drain begins at any moment (its first step) and notes the items whose calls returned; its workers may leave at any
+ * later moment with no turn queued on the pool and none running, and then each of those items must have been taken
+ * (items are taken in their order, so the first `taken` ones are). */
+#ifdef DRAIN
+proctype Drain() {
+    byte covered;
+    covered = returned;
+end_drain:
+    atomic { poolQueue == 0 && busy == 0 -> assert(covered < (1 << taken)) }
 }
 #endif
 
@@ -327,6 +409,9 @@ init {
         :: else -> break
         od;
         run Dropper();
+#ifdef DRAIN
+        run Drain();
+#endif
 #ifdef ABANDON
         run Abandon();
 #endif

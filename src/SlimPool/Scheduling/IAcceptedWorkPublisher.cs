@@ -14,4 +14,15 @@ internal interface IAcceptedWorkPublisher
     /// clean one, and each item it runs in its own.
     /// </summary>
     void PublishAccepted(object callback, bool preferLocal, WorkItemPriority priority = WorkItemPriority.Normal);
+
+    /// <summary>
+    /// <see cref="PublishAccepted"/> in two steps, for a caller that must act between them: this one puts the item
+    /// where the pool's workers and a drain look (the queue, or a priority lane), followed by a full fence, and runs
+    /// nothing; <see cref="FinishAccepted"/>, given what this returned, wakes a worker for it, or hands it to a shutdown
+    /// that began, which may run it on this thread when the pool has already finished.
+    /// </summary>
+    bool QueueAccepted(object callback, bool preferLocal, WorkItemPriority priority);
+
+    /// <summary>The second step of <see cref="QueueAccepted"/>, given what it returned.</summary>
+    void FinishAccepted(bool queued);
 }

@@ -144,11 +144,39 @@ internal sealed class Publisher : IAcceptedWorkPublisher
     }
 
     /// <inheritdoc />
-    public void PublishAccepted(object callback, bool preferLocal, WorkItemPriority priority = WorkItemPriority.Normal)
+    public void PublishAccepted(object callback, bool preferLocal, WorkItemPriority priority = WorkItemPriority.Normal) =>
+        FinishAccepted(QueueAccepted(callback, preferLocal, priority));
+
+    /// <inheritdoc />
+    public bool QueueAccepted(object callback, bool preferLocal, WorkItemPriority priority)
     {
         Debug.Assert(callback is IWorkItem, "accepted work is a turn or a ticket: a work item of the pool's own");
         _gate?.ForceAcquire();
-        PublishWithContext(callback, null, preferLocal, priority, context: null);
+        if (priority == WorkItemPriority.Normal)
+        {
+            EnqueueFenced(callback, null, preferLocal, context: null);
+            return true;
+        }
+
+        return QueueToLane(callback, null, priority, context: null);
+    }
+
+    /// <inheritdoc />
+    public void FinishAccepted(bool queued)
+    {
+        if (queued)
+        {
+            AfterPublish(count: 1);
+        }
+        else if (_shutdown.IsShutDown)
+        {
+            // A lane's item covered by a ticket outstanding (QueueToLane). That ticket's producer may not have published
+            // it yet, and if the shutdown's last look took that producer's item meanwhile, this one would wait for it,
+            // and run on its thread after the shutdown. Past the add (a compare-and-swap, a full fence), a producer that
+            // finds the shutdown begun hands its item to it, as after a publish: the look takes it, or, past the last
+            // look, this thread runs one leftover.
+            _shutdown.OnQueuedDuringShutdown(IsOwnWorker);
+        }
     }
 
     /// <summary>
@@ -157,15 +185,21 @@ internal sealed class Publisher : IAcceptedWorkPublisher
     /// </summary>
     public void Publish(object callback, object? state, bool preferLocal, ExecutionContext? context)
     {
+        EnqueueFenced(callback, state, preferLocal, context);
+        AfterPublish(count: 1);
+    }
+
+    // The item where the workers look, then a full fence: it orders the item's publication before AfterPublish reads the
+    // shutdown flag (pairs with ShutdownCoordinator.Begin's exchange) and the idle state (pairs with a parking worker's
+    // announce, IdleWait).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void EnqueueFenced(object callback, object? state, bool preferLocal, ExecutionContext? context)
+    {
         if (_queueWait.Enabled)
         {
-            PublishSampled(callback, state, preferLocal, context);
-            return;
+            EnqueueSampled(callback, state, preferLocal, context);
         }
-
-        // The full fence orders the item's publication before AfterPublish reads the shutdown flag (pairs with
-        // ShutdownCoordinator.Begin's exchange) and the idle state (pairs with a parking worker's announce, IdleWait).
-        if (_sharedQueue is { } shared)
+        else if (_sharedQueue is { } shared)
         {
             // A worker's own push is plain stores, so it fences here; the shared queue's claim is a fence already (the
             // shared queue is never retired).
@@ -182,18 +216,15 @@ internal sealed class Publisher : IAcceptedWorkPublisher
         {
             EnqueueThenFence(callback, state, context, preferLocal);
         }
-
-        AfterPublish(count: 1);
     }
 
-    // While the queue-wait histogram listens: Publish with one item in QueueWaitSampleInterval stamped. Kept out of
-    // Publish, whose common path is one read of the histogram's flag.
+    // While the queue-wait histogram listens: one item in QueueWaitSampleInterval stamped. Kept out of EnqueueFenced,
+    // whose common path is one read of the histogram's flag.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void PublishSampled(object callback, object? state, bool preferLocal, ExecutionContext? context)
+    private void EnqueueSampled(object callback, object? state, bool preferLocal, ExecutionContext? context)
     {
         StampForQueueWait(ref callback, ref state);
         EnqueueThenFence(callback, state, context, preferLocal);
-        AfterPublish(count: 1);
     }
 
     /// <summary>
@@ -269,29 +300,24 @@ internal sealed class Publisher : IAcceptedWorkPublisher
     }
 
     // A High or Low item goes into its lane with its context, then its ticket, which carries none, into the queue (see
-    // PriorityLanes). Kept out of the Normal path.
+    // PriorityLanes); true when the ticket was queued, false when one outstanding covers the item. Kept out of the
+    // Normal path.
+    private void PublishToLane(object callback, object? state, WorkItemPriority priority, ExecutionContext? context) =>
+        FinishAccepted(QueueToLane(callback, state, priority, context));
+
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void PublishToLane(object callback, object? state, WorkItemPriority priority, ExecutionContext? context)
+    private bool QueueToLane(object callback, object? state, WorkItemPriority priority, ExecutionContext? context)
     {
         Debug.Assert(priority != WorkItemPriority.Normal, "Normal items go straight to the queue");
         PriorityLanes lanes = _lanes ?? CreateLanes();
         if (lanes.Add(priority, new QueuedWorkItem(callback, state, context)))
         {
-            Publish(lanes.TicketFor(priority), null, preferLocal: false, context: null);
+            EnqueueFenced(lanes.TicketFor(priority), null, preferLocal: false, context: null);
+            return true;
         }
-        else
-        {
-            _gate?.Release(); // a ticket outstanding covers the item and holds a slot for it
 
-            // That ticket's producer may not have published it yet, and if the shutdown's last look took that
-            // producer's item meanwhile, this one would wait for it, and run on its thread after the shutdown. Past the
-            // add (a compare-and-swap, a full fence), a producer that finds the shutdown begun hands its item to it, as
-            // after a publish: the look takes it, or, past the last look, this thread runs one leftover.
-            if (_shutdown.IsShutDown)
-            {
-                _shutdown.OnQueuedDuringShutdown(IsOwnWorker);
-            }
-        }
+        _gate?.Release(); // a ticket outstanding covers the item and holds a slot for it
+        return false;
     }
 
     private PriorityLanes CreateLanes()

@@ -85,15 +85,13 @@ public sealed class CompositionReproTests(ITestOutputHelper output)
     }
 
     /// <summary>
-    /// Open (found by the composition hunt, 2026-11-27): a producer took a serial Low group's turn and was preempted before
-    /// it published the turn; another producer's item, queued to the group before the pool's drain began, rode on that
-    /// turn; the one worker found nothing queued and left, so the item ran on the built-in thread that finished the drain,
-    /// or on the first producer's thread after the drain returned (11% to 27% of runs). Making a drain's workers wait for
-    /// every group's accepted items fixes it, but deadlocks the tests whose late producer is held until the pool's Dispose
-    /// returns (<c>NestedItemContextTests</c>, <c>ThreadLocalsCompositionTests</c>): the wait must cover only items whose
-    /// producers returned before the drain began.
+    /// Found by the composition hunt: a producer took a serial Low group's turn and was preempted before it published the
+    /// turn; another producer's item, queued to the group before the pool's drain began, rode on that turn; the one
+    /// worker found nothing queued and left, so the item ran on the built-in thread that finished the drain, or on the
+    /// first producer's thread after the drain returned (11% to 27% of runs). A queue call now returns only once a turn
+    /// that runs its item is published (GroupTurns, <see cref="Groups.UnpublishedTurnTests"/> for the held producer).
     /// </summary>
-    [Fact(Skip = "Open defect: a drain leaves a group's item riding on a late producer's turn (see the summary)")]
+    [Fact]
     public void ShutdownAsync_DrainWhileAProducerHoldsAGroupsTurnUnpublished_ItemsQueuedBeforeRunOnTheWorkers()
     {
         var pool = new PoolSpec(WorkQueueKind.Locked, IdleWaitKind.AutoResetEvent, 1, null, FlowExecutionContext: true, ThreadHooks: true);
