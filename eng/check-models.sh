@@ -113,7 +113,7 @@ runs=(
   "$guard|$d -DBROKEN_RUNNABLE|some"
   "$group|$g -DBLOCKING -DABANDON -DDROPS=0|none" "$group|$g -DBROKEN|some" "$group|$g -DABANDON -DBROKEN_SWEEP|some"
   "$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON -DDROPS=0|none"
-  "$group|$h -DABANDON -DBROKEN_SWEEP|some" "$group|$g -DBROKEN_DROP|some" "$group|$h -DBROKEN_DROP|some"
+  "$group|$h -DABANDON -DBROKEN_SWEEP -DDROPS=0|some" "$group|$g -DBROKEN_DROP|some" "$group|$h -DBROKEN_DROP|some"
   "$group|-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DBLOCKING -DABANDON -DDROPS=0|none"
   "$group|$k -DBATCH -DBLOCKING -DDROPS=0|none" "$group|$k -DBATCH -DBROKEN|some" "$group|$k -DBATCH -DBROKEN_DROP|some"
   "$group|$g -DDRAIN -DBLOCKING -DDROPS=0|none" "$group|$g -DDRAIN -DDROPS=0 -DBROKEN_NOWAIT|some"
@@ -139,6 +139,7 @@ if [ "${SLIMPOOL_THOROUGH:-0}" = 1 ]; then
   runs+=("$group|$h -DBLOCKING -DABANDON|none" "$group|$g -DBLOCKING -DABANDON -DDROPS=2|none")
   runs+=("$group|$g -DBLOCKING -DABANDON -DDROPS=1|none" "$group|$k -DBATCH -DBLOCKING -DDROPS=1|none") # 1e8 states, 160 s each
   runs+=("$group|$k -DBATCH -DDRAIN -DDROPS=0|none") # 9.4e7 states, 150 s
+  runs+=("$group|$h -DABANDON -DBROKEN_SWEEP|some")
   runs+=("$group|-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DBLOCKING -DABANDON -DDROPS=1|none")
   runs+=("$group|$g -DMAXTURNS=2 -DBLOCKING -DABANDON -DDROPS=1|none")
   runs+=("$ring|-DTHIEVES=2 -DPUSHES=6 -DLOOKS=2 -DTAKES=1|none") # an overflow beside two thieves: 5.5e7 states, 100 s
