@@ -24,7 +24,8 @@
 #                             broken: BROKEN (a turn given back without a re-check), BROKEN_SWEEP (no look after the
 #                             sweep), BROKEN_DROP (the queue dropped without retiring it: an item lands in a dropped
 #                             queue), BROKEN_NOWAIT and BROKEN_ENDWAIT with DRAIN (a producer whose take fails, or a
-#                             turn whose take-back fails, leaves its item to a turn not yet published)
+#                             turn whose take-back fails, leaves its item to a turn not yet published), BROKEN_PUBGEN
+#                             with DRAIN (a publish moves the generation: a waiter leaves on a stale publisher's add)
 #   GroupDrained.pml          (src/SlimPool/Groups/) the drained signal when a group's turn and its abandon's sweep
 #                             finish its last items at once, the close racing both: ITEMS, QUANTUM, CONT (a continuation
 #                             arrives meanwhile), NO_SWEEP (a drain, no abandon); broken: BROKEN_ORDER (the sweep reads
@@ -117,7 +118,7 @@ runs=(
   "$group|-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=3 -DBLOCKING -DABANDON -DDROPS=0|none"
   "$group|$k -DBATCH -DBLOCKING -DDROPS=0|none" "$group|$k -DBATCH -DBROKEN|some" "$group|$k -DBATCH -DBROKEN_DROP|some"
   "$group|$g -DDRAIN -DBLOCKING -DDROPS=0|none" "$group|$g -DDRAIN -DDROPS=0 -DBROKEN_NOWAIT|some"
-  "$group|$g -DDRAIN -DMAXTURNS=2 -DDROPS=0|none" "$group|$q -DDRAIN -DDROPS=0|none" "$group|$q -DDRAIN -DDROPS=0 -DBROKEN_ENDWAIT|some"
+  "$group|$g -DDRAIN -DMAXTURNS=2 -DDROPS=0|none" "$group|$q -DDRAIN -DDROPS=0|none" "$group|$q -DDRAIN -DDROPS=0 -DBROKEN_ENDWAIT|some" "$group|$q -DDRAIN -DDROPS=0 -DBROKEN_PUBGEN|some"
   "$group|$b1 -DBATCH -DDRAIN -DDROPS=0|none" "$group|$b1 -DBATCH -DDRAIN -DDROPS=0 -DBROKEN_NOWAIT|some"
   "$lanes|$a|none" "$lanes|$a -DTWO_WORDS|some" "$lanes|$b|none" "$lanes|$b -DTWO_WORDS|some"
   "$lanes|-DWORKERS=2 -DPRODUCERS=3 -DPUSHES=1|none"

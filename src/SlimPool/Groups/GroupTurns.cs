@@ -63,7 +63,7 @@ namespace SlimPool.Groups;
 /// (<c>SerialQueueBenchmarks</c>, streaming: about 34 ns an item with them on one line, 23 apart). The fields are
 /// therefore laid out by hand: <c>_accepted</c> first, the fields a turn
 /// reads per item from offset 64 on (64 bytes past it, so on another line wherever the object starts), the rarely
-/// touched ones between; no padding is added, so a group stays as small as before. <c>_shortItems</c>, a turn's hint to
+/// touched ones between; no padding is added, so the fields end at 112 bytes. <c>_shortItems</c>, a turn's hint to
 /// the next (<see cref="TurnQuantum.IsShort"/>), shares the producers' line and is written only when it changes.</para>
 /// <para><b>Serial groups.</b> With one turn, one thread at a time takes items from the queue, in its order; a turn
 /// ends with a full fence (the decrement, or the pool's queueing of it) that the next turn's taking or dequeueing
@@ -85,8 +85,8 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
 
     // _turns holds three counts in one word, so that the compare-and-swap that takes a turn also says the turn is not yet
     // published: the turns held (bits 0 to 31, at most _maxConcurrency), the producers that took one and have not yet
-    // published it (bits 32 to 47, at most one a thread), and how many turns ended (bits 48 to 63, a generation that
-    // wraps). See the remarks, "A queue call returns behind a published turn".
+    // left the count after publishing it (bits 32 to 47, at most one a thread), and how many turns ended (bits 48 to
+    // 63, a generation that wraps). See the remarks, "A queue call returns behind a published turn".
     private const long TurnMask = 0xFFFF_FFFFL;
     private const long PublisherOne = 1L << 32;
     private const long GenerationOne = 1L << 48;
@@ -834,15 +834,28 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     }
 
     // A producer that took a turn publishes it: QueueAccepted puts it where the pool's workers and a drain look, with a
-    // full fence after; then the producer leaves the publishers' count and moves the generation on in one add (a full
-    // fence), so a producer that waits for the publish (WaitForPublishedTurn) sees the turn there once it sees the add.
-    // The add comes before the publish's finish, which wakes a worker and, past the pool's finish, runs the turn on
-    // this thread: a producer on this thread inside that turn must not wait for this very publish.
+    // full fence after; then the producer leaves the publishers' count (an add, a full fence), so a producer that waits
+    // for the publish (WaitForPublishedTurn) sees the turn there once it sees the add. The add does not move the
+    // generation: by then the turn may have run and ended already (its end moved it), and a waiter that took this add
+    // for a turn's end could return on a later producer's turn, still unpublished. The add comes before the publish's
+    // finish, which wakes a worker and, past the pool's finish, runs the turn on this thread: a producer on this thread
+    // inside that turn must not wait for this very publish. Should the enqueue throw (a custom queue, out of memory),
+    // the turn is given back with the count, so that no later call waits for a publish that will never come.
     private void PublishTaken(bool preferLocal)
     {
         IAcceptedWorkPublisher publisher = _pool.Publisher;
-        bool queued = publisher.QueueAccepted(this, preferLocal, Priority);
-        Interlocked.Add(ref _turns, GenerationOne - PublisherOne);
+        bool queued;
+        try
+        {
+            queued = publisher.QueueAccepted(this, preferLocal, Priority);
+        }
+        catch
+        {
+            Interlocked.Add(ref _turns, TurnEnded - PublisherOne);
+            throw;
+        }
+
+        Interlocked.Add(ref _turns, -PublisherOne);
         publisher.FinishAccepted(queued);
     }
 
@@ -860,18 +873,34 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         }
     }
 
+    // The spin sleeps now and then (so a publisher preempted by this thread gets to run), and a sleep throws at a
+    // Thread.Interrupt: the item is accepted by now, so the interrupt is kept for the caller's next wait instead.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WaitForPublish(long generation)
     {
         var spinner = default(SpinWait);
+        bool interrupted = false;
         while (true)
         {
-            spinner.SpinOnce();
+            try
+            {
+                spinner.SpinOnce();
+            }
+            catch (ThreadInterruptedException)
+            {
+                interrupted = true;
+            }
+
             long word = Volatile.Read(ref _turns);
             if (TurnsIn(word) > PublishersIn(word) || (word & GenerationMask) != generation)
             {
-                return;
+                break;
             }
+        }
+
+        if (interrupted)
+        {
+            Thread.CurrentThread.Interrupt();
         }
     }
 

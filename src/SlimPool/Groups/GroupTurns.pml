@@ -43,7 +43,8 @@
  * Broken variants Spin must reject: -DBROKEN (EndTurn gives the turn back without looking at the queue again),
  * -DBROKEN_NOWAIT with -DDRAIN (a producer whose take fails returns at once: its item may ride on a turn not yet
  * published, which a drain's workers do not see), -DBROKEN_ENDWAIT with -DDRAIN (a turn that ends, sees an item and
- * finds the turn taken leaves at once, the item to a turn not yet published),
+ * finds the turn taken leaves at once, the item to a turn not yet published), -DBROKEN_PUBGEN with -DDRAIN (the
+ * publisher's add moves the generation too: a waiter takes a publish whose turn already ended for a turn's end),
  * -DBROKEN_SWEEP (the abandon does not look at the queue after its sweep), -DBROKEN_DROP (the turn drops the queue
  * after seeing it empty, without retiring it, so a producer that read it earlier enqueues into a dropped queue).
  *
@@ -194,7 +195,11 @@ inline enqueue(mine) {
  * publishers' count. */
 inline publishTaken() {
     poolQueue++;
+#ifndef BROKEN_PUBGEN
     pubs--
+#else
+    atomic { pubs--; moved = moved | watching }   /* the add moves the generation too */
+#endif
 }
 
 /* The word's copy is dead once used: cleared, so that states differing only in it are one. */
