@@ -840,7 +840,9 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
     // for a turn's end could return on a later producer's turn, still unpublished. The add comes before the publish's
     // finish, which wakes a worker and, past the pool's finish, runs the turn on this thread: a producer on this thread
     // inside that turn must not wait for this very publish. Should the enqueue throw (a custom queue, out of memory),
-    // the turn is given back with the count, so that no later call waits for a publish that will never come.
+    // the producer still leaves the count, so that no later call waits for a publish that will never come; the turn
+    // stays held, since the enqueue may have put it where the workers look before it threw (a second turn of a serial
+    // group must never be taken while it may run).
     private void PublishTaken(bool preferLocal)
     {
         IAcceptedWorkPublisher publisher = _pool.Publisher;
@@ -851,7 +853,7 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
         }
         catch
         {
-            Interlocked.Add(ref _turns, TurnEnded - PublisherOne);
+            Interlocked.Add(ref _turns, -PublisherOne);
             throw;
         }
 

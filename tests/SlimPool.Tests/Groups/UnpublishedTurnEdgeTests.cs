@@ -161,8 +161,9 @@ public sealed class UnpublishedTurnEdgeTests
         Assert.False(rReturnedEarly, "R's queue call returned while the only turn for its item (Q's) was unpublished");
     }
 
-    // A producer whose publish throws inside the pool's enqueue leaves its publisher counted for ever: every later
-    // producer whose take fails spins in WaitForPublish for ever (before the change it returned, its item stranded).
+    // A producer whose publish throws inside the pool's enqueue still leaves the publishers' count (it stayed counted,
+    // and every later producer whose take failed waited for ever, before). The turn stays held, as it did before the
+    // wait existed: the items behind it are stranded with the queue that threw.
     [Fact]
     public void Queue_AfterAPublishThrew_LaterQueueCallsReturn()
     {
