@@ -138,21 +138,8 @@ public sealed class UnpublishedTurnEdgeTests
         queue.ReleaseAfter(); // P's add: publishers 2 -> 1, generation + 1; Q still held
         Bounded.Run(() => Assert.True(p.Join(Bounded.Timeout)), "P");
 
-        Task<ShutdownResult> drain;
-        bool rReturnedEarly = returned.Wait(1000);
-        if (rReturnedEarly)
-        {
-            drain = pool.ShutdownAsync(ShutdownMode.Drain);
-            Volatile.Write(ref drainReturned, ((IAsyncResult)drain).AsyncWaitHandle.WaitOne(TimeSpan.FromSeconds(3)));
-            queue.ReleaseBefore();
-        }
-        else
-        {
-            queue.ReleaseBefore();
-            Bounded.Wait(returned, "R once Q's turn is published");
-            drain = pool.ShutdownAsync(ShutdownMode.Drain);
-        }
-
+        (Task<ShutdownResult> drain, bool rReturnedEarly) = UnpublishedTurnTests.DrainAfterTheCall(
+            pool, returned, TimeSpan.FromSeconds(1), queue.ReleaseBefore, done => Volatile.Write(ref drainReturned, done));
         Bounded.Result(drain, "the drain");
         Bounded.Run(() => Assert.True(q.Join(Bounded.Timeout) && r.Join(Bounded.Timeout)), "Q and R");
         Bounded.Until(() => Volatile.Read(ref ranOn) != 0, "R's item to run");

@@ -69,28 +69,36 @@ public sealed class UnpublishedTurnTests
         });
         b.Start();
 
-        // The drain begins only after the second call returned. Had it returned while the turn was still held
-        // unpublished, the drain begins with the first producer still held, and releases it only once the drain is over.
-        Task<ShutdownResult> drain;
-        if (returned.Wait(200))
-        {
-            drain = pool.ShutdownAsync(ShutdownMode.Drain);
-            Volatile.Write(ref drainReturned, ((IAsyncResult)drain).AsyncWaitHandle.WaitOne(TimeSpan.FromSeconds(2)));
-            queue.Release();
-        }
-        else
-        {
-            queue.Release();
-            Bounded.Wait(returned, "the second producer's call, once the turn is published");
-            drain = pool.ShutdownAsync(ShutdownMode.Drain);
-        }
-
+        (Task<ShutdownResult> drain, _) = DrainAfterTheCall(pool, returned, TimeSpan.FromMilliseconds(200), queue.Release, done => Volatile.Write(ref drainReturned, done));
         Bounded.Result(drain, "the drain");
         Bounded.Run(() => Assert.True(a.Join(Bounded.Timeout) && b.Join(Bounded.Timeout)), "both producers");
         Bounded.Until(() => Volatile.Read(ref ranOn) != 0, "the second item to run");
         Assert.False(Volatile.Read(ref ranAfterDrain), "the item ran after the drain returned");
         Assert.NotEqual(aThread, Volatile.Read(ref ranOn));
         Assert.Equal(2, group.CompletedWorkItemCount);
+    }
+
+    /// <summary>
+    /// Begins a drain only once a producer's call returned (<paramref name="returned"/>). A call that returned within
+    /// <paramref name="early"/>, its item's turn still held unpublished, gets the drain begun with the publisher still
+    /// held, released (<paramref name="release"/>) only once the drain returned or 3 s passed, and
+    /// <paramref name="drainReturned"/> says which; otherwise the publisher is released first, then the drain begins
+    /// once the call returns.
+    /// </summary>
+    internal static (Task<ShutdownResult> Drain, bool ReturnedEarly) DrainAfterTheCall(
+        SlimThreadPool pool, ManualResetEventSlim returned, TimeSpan early, Action release, Action<bool> drainReturned)
+    {
+        if (returned.Wait(early))
+        {
+            Task<ShutdownResult> drain = pool.ShutdownAsync(ShutdownMode.Drain);
+            drainReturned(((IAsyncResult)drain).AsyncWaitHandle.WaitOne(TimeSpan.FromSeconds(3)));
+            release();
+            return (drain, true);
+        }
+
+        release();
+        Bounded.Wait(returned, "the producer's call, once the turn is published");
+        return (pool.ShutdownAsync(ShutdownMode.Drain), false);
     }
 
     [Fact]
