@@ -857,7 +857,8 @@ internal sealed class GroupTurns : IWorkItem, IHandsBackItems
             throw;
         }
 
-        Interlocked.Add(ref _turns, -PublisherOne);
+        long left = Interlocked.Add(ref _turns, -PublisherOne);
+        Debug.Assert(PublishersIn(left) < PublishersIn(left + PublisherOne), "this producer was counted a publisher");
         publisher.FinishAccepted(queued);
     }
 

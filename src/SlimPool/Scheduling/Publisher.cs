@@ -299,12 +299,12 @@ internal sealed class Publisher : IAcceptedWorkPublisher
         _guard?.OnQueued();
     }
 
-    // A High or Low item goes into its lane with its context, then its ticket, which carries none, into the queue (see
-    // PriorityLanes); true when the ticket was queued, false when one outstanding covers the item. Kept out of the
-    // Normal path.
     private void PublishToLane(object callback, object? state, WorkItemPriority priority, ExecutionContext? context) =>
         FinishAccepted(QueueToLane(callback, state, priority, context));
 
+    // A High or Low item goes into its lane with its context, then its ticket, which carries none, into the queue (see
+    // PriorityLanes): true when the ticket was queued, false when one outstanding covers the item. Kept out of the
+    // Normal path.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool QueueToLane(object callback, object? state, WorkItemPriority priority, ExecutionContext? context)
     {
