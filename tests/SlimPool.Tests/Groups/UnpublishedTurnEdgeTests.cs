@@ -1,4 +1,3 @@
-using SlimPool.Queues;
 using SlimPool.Tests.Infrastructure;
 
 namespace SlimPool.Tests.Groups;
@@ -10,74 +9,6 @@ namespace SlimPool.Tests.Groups;
 /// </summary>
 public sealed class UnpublishedTurnEdgeTests
 {
-    /// <summary>
-    /// A queue whose next enqueue can be held before the entry goes in (like GatedQueue) or after it went in (a producer
-    /// preempted between QueueAccepted's enqueue and PublishTaken's add).
-    /// </summary>
-    private sealed class TwoGateQueue : IWorkQueue
-    {
-        private readonly LockFreeWorkQueue _inner = new();
-        private readonly ManualResetEventSlim _releaseBefore = new(true);
-        private readonly ManualResetEventSlim _releaseAfter = new(true);
-        private int _holdBefore, _holdAfter, _throwNext;
-
-        public ManualResetEventSlim HeldBefore { get; } = new();
-
-        public ManualResetEventSlim HeldAfter { get; } = new();
-
-        public SlimThreadPool CreatePool() => new(new SlimThreadPoolOptions
-        {
-            WorkerCount = 1,
-            QueueFactory = () => this,
-            StarvationTimeout = Timeout.InfiniteTimeSpan,
-        });
-
-        public bool IsEmpty => _inner.IsEmpty;
-
-        public int Count => _inner.Count;
-
-        public void HoldNextBefore()
-        {
-            _releaseBefore.Reset();
-            Volatile.Write(ref _holdBefore, 1);
-        }
-
-        public void HoldNextAfter()
-        {
-            _releaseAfter.Reset();
-            Volatile.Write(ref _holdAfter, 1);
-        }
-
-        public void ThrowOnNext() => Volatile.Write(ref _throwNext, 1);
-
-        public void ReleaseBefore() => _releaseBefore.Set();
-
-        public void ReleaseAfter() => _releaseAfter.Set();
-
-        public void Enqueue(in QueuedWorkItem item)
-        {
-            if (Interlocked.Exchange(ref _throwNext, 0) == 1)
-            {
-                throw new InsufficientExecutionStackException("simulated failure inside the pool's enqueue");
-            }
-
-            if (Interlocked.Exchange(ref _holdBefore, 0) == 1)
-            {
-                HeldBefore.Set();
-                _releaseBefore.Wait(Bounded.Timeout);
-            }
-
-            _inner.Enqueue(item);
-            if (Interlocked.Exchange(ref _holdAfter, 0) == 1)
-            {
-                HeldAfter.Set();
-                _releaseAfter.Wait(Bounded.Timeout);
-            }
-        }
-
-        public bool TryDequeue(out QueuedWorkItem item) => _inner.TryDequeue(out item);
-    }
-
     // P publishes the group's turn (the entry is in the queue) but is preempted before its add leaves the publishers'
     // count; the worker runs that turn and ends it. Q takes the group's turn (counted a publisher) and is held before
     // its enqueue. R's take fails with turns (1) <= publishers (2): it waits. P's late add moves the generation on,
@@ -85,7 +16,7 @@ public sealed class UnpublishedTurnEdgeTests
     [Fact]
     public void Queue_StalePublisherAddMovesGeneration_ReturnsWhileOnlyAnUnpublishedTurnHoldsTheItem()
     {
-        var queue = new TwoGateQueue();
+        var queue = new GatedQueue();
         using SlimThreadPool pool = queue.CreatePool();
         SlimThreadPoolGroup group = pool.CreateGroup();
         using var blockerRunning = new ManualResetEventSlim();
@@ -98,7 +29,7 @@ public sealed class UnpublishedTurnEdgeTests
         Bounded.Wait(blockerRunning, "the blocker to run on the single worker");
 
         // P: its turn goes into the pool's queue, then P is held before PublishTaken's add.
-        queue.HoldNextAfter();
+        queue.HoldNextAfterEnqueue();
         var p = new Thread(() => group.Queue(() => { }));
         p.Start();
         Bounded.Wait(queue.HeldAfter, "P held after its turn's enqueue");
@@ -109,7 +40,7 @@ public sealed class UnpublishedTurnEdgeTests
         Thread.Sleep(200); // the turn's end (the add right after the count)
 
         // Q: takes the turn (turns 1, publishers 2), held before its enqueue.
-        queue.HoldNextBefore();
+        queue.HoldNextEnqueue();
         int qThread = 0;
         var q = new Thread(() =>
         {
@@ -117,7 +48,7 @@ public sealed class UnpublishedTurnEdgeTests
             group.Queue(() => { });
         });
         q.Start();
-        Bounded.Wait(queue.HeldBefore, "Q held before its turn's enqueue");
+        Bounded.Wait(queue.Held, "Q held before its turn's enqueue");
 
         // R: its item rides on Q's turn.
         int ranOn = 0;
@@ -139,7 +70,7 @@ public sealed class UnpublishedTurnEdgeTests
         Bounded.Run(() => Assert.True(p.Join(Bounded.Timeout)), "P");
 
         (Task<ShutdownResult> drain, bool rReturnedEarly) = UnpublishedTurnTests.DrainAfterTheCall(
-            pool, returned, TimeSpan.FromSeconds(1), queue.ReleaseBefore, done => Volatile.Write(ref drainReturned, done));
+            pool, returned, TimeSpan.FromSeconds(1), queue.Release, done => Volatile.Write(ref drainReturned, done));
         Bounded.Result(drain, "the drain");
         Bounded.Run(() => Assert.True(q.Join(Bounded.Timeout) && r.Join(Bounded.Timeout)), "Q and R");
         Bounded.Until(() => Volatile.Read(ref ranOn) != 0, "R's item to run");
@@ -154,10 +85,10 @@ public sealed class UnpublishedTurnEdgeTests
     [Fact]
     public void Queue_AfterAPublishThrew_LaterQueueCallsReturn()
     {
-        var queue = new TwoGateQueue();
+        var queue = new GatedQueue();
         using SlimThreadPool pool = queue.CreatePool();
         SlimThreadPoolGroup group = pool.CreateGroup();
-        queue.ThrowOnNext();
+        queue.ThrowOnNextEnqueue();
         Assert.ThrowsAny<Exception>(() => group.Queue(() => { }));
         var t = new Thread(() => group.Queue(() => { })) { IsBackground = true };
         t.Start();
