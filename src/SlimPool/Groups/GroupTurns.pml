@@ -1,5 +1,5 @@
 /*
- * Promela model of a group's turns (GroupTurns.cs): producers that queue an item and take a turn if one is free,
+ * Promela model of a group's turns (GroupTurns*.cs): producers that queue an item and take a turn if one is free,
  * turns that run the group's items on the pool's workers, give the turn back with a re-check when the queue is empty,
  * yield at the end of a quantum (or run on, when the pool has nothing else queued: the model takes either), and the
  * group's abandon with its sweep. Checked by eng/check-models.sh with Spin.
