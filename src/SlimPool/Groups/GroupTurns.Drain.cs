@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using SlimPool.Lifecycle;
+using SlimPool.Scheduling;
 
 namespace SlimPool.Groups;
 
@@ -35,7 +36,7 @@ internal sealed partial class GroupTurns
             if (drained is null)
             {
                 Debug.Assert(IsClosed, "the drained signal is read only after Close");
-                var spinner = default(SpinWait);
+                var spinner = default(UninterruptedSpin); // a step of Begin, which a worker's item may call
                 while ((drained = Volatile.Read(ref _drained)) is null)
                 {
                     spinner.SpinOnce();

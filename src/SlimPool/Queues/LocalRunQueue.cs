@@ -205,7 +205,7 @@ internal sealed class LocalRunQueue
     // and leaves steal at the first. Fails (0) only when the ring is seen empty.
     private int Claim(int maximum, out uint first)
     {
-        SpinWait spinner = default;
+        var spinner = default(UninterruptedSpin);
         while (true)
         {
             long head = Volatile.Read(ref _head.Value);
@@ -221,7 +221,7 @@ internal sealed class LocalRunQueue
                     return 0;
                 }
 
-                spinner.SpinOnce(sleep1Threshold: -1);
+                spinner.SpinOnce();
                 continue;
             }
 

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using SlimPool.Scheduling;
 
 namespace SlimPool.Queues;
 
@@ -212,7 +213,7 @@ internal sealed class LockFreeSegment<TPositions>
 
     public bool TryDequeue(out QueuedWorkItem item)
     {
-        SpinWait spinner = default;
+        var spinner = default(UninterruptedSpin);
         while (true)
         {
             long head = Volatile.Read(ref _positions.Head);
@@ -240,7 +241,7 @@ internal sealed class LockFreeSegment<TPositions>
                     return false;
                 }
 
-                spinner.SpinOnce(sleep1Threshold: -1);
+                spinner.SpinOnce();
                 continue;
             }
 

@@ -123,10 +123,10 @@ internal sealed class WorkerQueues(WorkStealingWorkQueue owner, int workerIndex)
     /// </summary>
     public void WaitForSlotMove()
     {
-        SpinWait spinner = default;
+        var spinner = default(UninterruptedSpin);
         while (Volatile.Read(ref _slotMove.Value) != 0)
         {
-            spinner.SpinOnce(sleep1Threshold: -1);
+            spinner.SpinOnce();
         }
     }
 

@@ -76,7 +76,7 @@ internal sealed class AutoResetEventIdleWait : IdleWait
             {
                 // The group queues this worker kept (DeferredQueueDrops) stay while it waits a short while, and go once
                 // that passes, so an idle pool keeps none; dropping an empty queue queues nothing.
-                if (keep > 0 && _event.WaitOne(keep))
+                if (keep > 0 && ThreadInterrupts.WaitOne(_event, keep))
                 {
                     return t_woken = true;
                 }
@@ -87,7 +87,7 @@ internal sealed class AutoResetEventIdleWait : IdleWait
             // A spare that times out may leave a Set behind for nobody in particular: the event stays set and the
             // next worker to wait returns at once. The spare itself looks at the queue once more before it retires
             // (the pool does, after our Decrement below, a full fence), so an item whose Set it missed is not stranded.
-            return t_woken = _event.WaitOne(millisecondsTimeout);
+            return t_woken = ThreadInterrupts.WaitOne(_event, millisecondsTimeout);
         }
         finally
         {

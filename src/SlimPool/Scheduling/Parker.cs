@@ -1,9 +1,12 @@
+using SlimPool.Workers;
+
 namespace SlimPool.Scheduling;
 
 /// <summary>
 /// A one-permit parking spot for one thread: <see cref="Unpark"/> grants the permit (at most one is kept),
 /// <see cref="Park()"/> blocks until a permit is available and consumes it. An Unpark that comes before the
-/// Park is therefore never lost.
+/// Park is therefore never lost. Only the pool's own threads park here: an interrupt ends a wait as a spurious wake-up
+/// does, and is dropped (<see cref="ThreadInterrupts"/>).
 /// </summary>
 internal sealed class Parker
 {
@@ -19,7 +22,7 @@ internal sealed class Parker
             while (!_permit)
             {
                 _parked = true;
-                Monitor.Wait(_gate);
+                ThreadInterrupts.MonitorWait(_gate, Timeout.Infinite);
                 _parked = false;
             }
 
@@ -43,7 +46,7 @@ internal sealed class Parker
                 }
 
                 _parked = true;
-                Monitor.Wait(_gate, (int)left);
+                ThreadInterrupts.MonitorWait(_gate, (int)left);
                 _parked = false;
             }
 
@@ -65,7 +68,7 @@ internal sealed class Parker
             if (!_permit)
             {
                 _parked = true;
-                Monitor.Wait(_gate, millisecondsTimeout);
+                ThreadInterrupts.MonitorWait(_gate, millisecondsTimeout);
                 _parked = false;
                 if (!_permit)
                 {

@@ -157,10 +157,10 @@ internal sealed class PriorityLanes
     private QueuedWorkItem DequeueClaimedHigh()
     {
         QueuedWorkItem item;
-        var spinner = new SpinWait();
+        var spinner = default(UninterruptedSpin);
         while (!_high.TryDequeue(out item))
         {
-            spinner.SpinOnce(sleep1Threshold: -1);
+            spinner.SpinOnce();
         }
 
         return item;

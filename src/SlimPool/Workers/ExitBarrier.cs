@@ -78,7 +78,7 @@ internal sealed class ExitBarrier(WorkerSet workers, IWorkQueue queue, Func<Prio
                 Interlocked.Increment(ref _sleepers);
                 if (Volatile.Read(ref _leaving) == 0 && !workers.IsAbandoning && Volatile.Read(ref _idle) < workers.LiveCount && IsNothingQueued)
                 {
-                    Monitor.Wait(_lock, MaxWaitMilliseconds);
+                    ThreadInterrupts.MonitorWait(_lock, MaxWaitMilliseconds);
                 }
 
                 Interlocked.Decrement(ref _sleepers);

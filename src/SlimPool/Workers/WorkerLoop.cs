@@ -209,7 +209,12 @@ internal sealed class WorkerLoop
                     continue;
                 }
 
-                // Idle. The exchange is a full fence before IdleTracker reads its waiter count.
+                // Idle. An interrupt an item left pending (or aimed at it that came late) is dropped before the idle
+                // protocol, whose locks and waits would throw at it (ThreadInterrupts); a busy worker's next item that
+                // waits meets it instead, as on the built-in pool.
+                ThreadInterrupts.DropPending();
+
+                // The exchange is a full fence before IdleTracker reads its waiter count.
                 state.SetBusy(false);
                 busy = false;
                 _idle.OnWorkerIdle();
