@@ -142,9 +142,10 @@ public sealed partial class SlimThreadPool
     /// <summary>
     /// A bounded pool's slots for a whole batch (the pool's or a group's): at once if free, else (<paramref name="wait"/>)
     /// waiting for them all off the pool, or over the bound on one of its workers (a worker never waits on its own pool).
-    /// False, holding none, when they are not free and the caller does not wait, or when the pool shut down meanwhile.
+    /// False, holding none, when they are not free and the caller does not wait, when the pool shut down meanwhile, or
+    /// when <paramref name="cancellationToken"/> ended the wait (a group that shut down meanwhile).
     /// </summary>
-    internal bool TryReserveSlots(int count, bool wait)
+    internal bool TryReserveSlots(int count, bool wait, CancellationToken cancellationToken = default)
     {
         CapacityGate? gate = _gate;
         if (gate is null || gate.TryAcquire(count))
@@ -163,7 +164,7 @@ public sealed partial class SlimThreadPool
             return true;
         }
 
-        return gate.AcquireBlocking(count);
+        return gate.AcquireBlocking(count, cancellationToken);
     }
 
     /// <summary>

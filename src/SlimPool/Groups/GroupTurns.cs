@@ -178,7 +178,33 @@ internal sealed partial class GroupTurns : IWorkItem, IHandsBackItems
     /// continuations do (a worker must not wait on its own pool, and running it inline would take it out of the group).
     /// </remarks>
     public bool TryAccept(object callback, object? state, bool waitForRoom = false) =>
-        !_pool.IsShutDown && _pool.TryReserveSlot(waitForRoom) && AcceptReserved(callback, state, _pool.CaptureContextToFlow());
+        !_pool.IsShutDown && TryReserveSlots(1, waitForRoom) && AcceptReserved(callback, state, _pool.CaptureContextToFlow());
+
+    // The pool's slots for `count` items: at once if free; else, with waitForRoom, after a wait that the pool's room, the
+    // pool's shutdown or the group's own shutdown ends (its Closing token: a Queue waiting for room fails as soon as the
+    // group is disposed, as QueueAsync does). Room that came after a wait may have come just before the pool's shutdown
+    // closed its gate, with this thread waking after it: the pool is asked again, as QueueAsync asks it, so that no
+    // item is accepted after ShutdownAsync returned.
+    private bool TryReserveSlots(int count, bool waitForRoom)
+    {
+        if (_pool.TryReserveSlots(count, wait: false))
+        {
+            return true;
+        }
+
+        if (!waitForRoom || !_pool.TryReserveSlots(count, wait: true, _group.ClosingToken()))
+        {
+            return false;
+        }
+
+        if (_pool.IsShutDown)
+        {
+            _pool.ReleaseSlots(count);
+            return false;
+        }
+
+        return true;
+    }
 
     /// <summary>
     /// Accepts an item whose pool slot the caller has reserved (<see cref="TryAccept"/>, or a <c>QueueAsync</c> that
@@ -210,7 +236,7 @@ internal sealed partial class GroupTurns : IWorkItem, IHandsBackItems
         where TBatch : IBatchSource, allows ref struct
     {
         int count = batch.Count;
-        if (_pool.IsShutDown || !_pool.TryReserveSlots(count, waitForRoom))
+        if (_pool.IsShutDown || !TryReserveSlots(count, waitForRoom))
         {
             return false;
         }

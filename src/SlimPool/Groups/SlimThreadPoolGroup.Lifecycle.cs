@@ -138,9 +138,12 @@ public sealed partial class SlimThreadPoolGroup
         return outcome;
     }
 
-    // For a QueueAsync that waits for the pool's room: cancelled once the group's shutdown has begun
-    // (GroupShutdown.Closing); the shutdown state is made for it.
-    private CancellationToken ClosingToken()
+    /// <summary>
+    /// For a queue call that waits for the pool's room (<c>QueueAsync</c>, and <c>Queue</c> and <c>QueueBatch</c> off the
+    /// pool's workers): cancelled once the group's shutdown has begun (<see cref="GroupShutdown.Closing"/>); the shutdown
+    /// state is made for it.
+    /// </summary>
+    internal CancellationToken ClosingToken()
     {
         GroupShutdown shutdown = Shutdown;
         if (shutdown == GroupShutdown.DrainedAtClose)

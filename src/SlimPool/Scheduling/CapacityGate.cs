@@ -17,6 +17,9 @@ namespace SlimPool.Scheduling;
 /// </remarks>
 internal sealed class CapacityGate
 {
+    // How often a cancellable gatherer waiting for its turn looks at its token.
+    private const int GatherPollMilliseconds = 10;
+
     private readonly Lock _lock = new();
     private readonly Lock _gatherLock = new(); // one AcquireBlocking(count) at a time gathers its slots
     // Producers waiting for a slot, oldest first. Guarded by _lock.
@@ -62,44 +65,91 @@ internal sealed class CapacityGate
 
     /// <summary>
     /// Takes <paramref name="count"/> slots (at most the capacity), blocking the caller until it has them all: true then;
-    /// false, holding none, if the gate was closed first.
+    /// false, holding none, if the gate was closed first, or <paramref name="cancellationToken"/> was cancelled (a group
+    /// that shut down while its producer waited).
     /// </summary>
     /// <remarks>
     /// Slots held for items not yet queued come back from nobody, so two callers each holding part of what they need
     /// could wait for each other for ever. One caller at a time gathers (<c>_gatherLock</c>): every slot it lacks is
     /// then free or held by a queued item, which a worker takes and releases, and single-slot producers never hold a
     /// slot while they wait. So it gets its slots, and the next gatherer goes on. One slot needs no gathering: it waits
-    /// in the FIFO line as <see cref="AcquireAsync"/> does.
+    /// in the FIFO line as <see cref="AcquireAsync"/> does. A cancellable caller waits for its turn to gather in steps,
+    /// looking at its token between them.
     /// </remarks>
-    public bool AcquireBlocking(int count)
+    public bool AcquireBlocking(int count, CancellationToken cancellationToken = default)
     {
         if (TryAcquire(count))
         {
             return true;
         }
 
-        if (count == 1)
+        try
         {
-            return AcquireAsync(CancellationToken.None).AsTask().GetAwaiter().GetResult();
-        }
-
-        lock (_gatherLock)
-        {
-            int held = 0;
-            while (held < count)
+            if (count == 1)
             {
-                if (TryAcquire() || AcquireAsync(CancellationToken.None).AsTask().GetAwaiter().GetResult())
-                {
-                    held++;
-                    continue;
-                }
+                return AcquireAsync(cancellationToken).AsTask().GetAwaiter().GetResult();
+            }
 
-                Release(held);
+            if (!EnterGathering(cancellationToken))
+            {
                 return false;
             }
 
+            int held = 0;
+            try
+            {
+                while (held < count)
+                {
+                    if (TryAcquire() || AcquireAsync(cancellationToken).AsTask().GetAwaiter().GetResult())
+                    {
+                        held++;
+                        continue;
+                    }
+
+                    break; // closed
+                }
+            }
+            catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+            {
+                // Fall through: the slots gathered so far go back.
+            }
+            finally
+            {
+                _gatherLock.Exit();
+            }
+
+            if (held == count)
+            {
+                return true;
+            }
+
+            Release(held);
+            return false;
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            return false; // the waiter was removed from the line holding no slot (Cancel)
+        }
+    }
+
+    // The gatherers' lock; a cancellable caller waits for it in steps and gives up once its token is cancelled.
+    private bool EnterGathering(CancellationToken cancellationToken)
+    {
+        if (!cancellationToken.CanBeCanceled)
+        {
+            _gatherLock.Enter();
             return true;
         }
+
+        while (!_gatherLock.TryEnter(GatherPollMilliseconds))
+        {
+            if (cancellationToken.IsCancellationRequested)
+            {
+                return false;
+            }
+        }
+
+        return true;
     }
 
     /// <summary>Takes <paramref name="count"/> slots whether or not they are free (see <see cref="ForceAcquire()"/>).</summary>
