@@ -101,9 +101,9 @@ public sealed partial class SlimThreadPool
     {
         WrapForToken(ref callback, ref state, cancellationToken);
         CapacityGate? gate = _gate;
-        if (gate is not null && !gate.TryAcquire() && !AcquireWhenFull(gate, callback, state))
+        if (gate is not null && !gate.TryAcquire() && !AcquireWhenFull(gate, callback, state, priority, cancellationToken))
         {
-            return; // run inline
+            return; // run inline, or skipped for its token while it waited
         }
 
         if (!TryPublishHoldingSlot(callback, state, preferLocal, priority))
@@ -112,10 +112,10 @@ public sealed partial class SlimThreadPool
         }
     }
 
-    // A bounded pool is full: true once the caller holds a slot, false if the item ran here instead. Kept out of
-    // QueueCore, whose common path it would otherwise crowd with its locals.
+    // A bounded pool is full: true once the caller holds a slot, false if the item ran here instead, or was skipped for
+    // its token while it waited. Kept out of QueueCore, whose common path it would otherwise crowd with its locals.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private bool AcquireWhenFull(CapacityGate gate, object callback, object? state)
+    private bool AcquireWhenFull(CapacityGate gate, object callback, object? state, WorkItemPriority priority, CancellationToken cancellationToken)
     {
         if (IsShutDown)
         {
@@ -127,16 +127,33 @@ public sealed partial class SlimThreadPool
             // Blocking a worker on its own queue could deadlock the pool: run the item here instead, unless items
             // run this way are already nested deep on this thread (an item that re-queues itself into a full
             // queue would recurse without end); past that depth the item is queued over the bound, as
-            // continuations are.
-            if (t_inlineDepth < MaxInlineDepth)
+            // continuations are. So is a Low item: run here, it would start ahead of every item waiting in the full
+            // queue, where it waits while others are queued (WorkItemPriority.Low).
+            if (priority != WorkItemPriority.Low && t_inlineDepth < MaxInlineDepth)
             {
                 RunInline(callback, state);
                 return false;
             }
 
             gate.ForceAcquire();
+            return true;
         }
-        else if (!gate.AcquireAsync(CancellationToken.None).AsTask().GetAwaiter().GetResult())
+
+        bool acquired;
+        try
+        {
+            acquired = gate.AcquireAsync(cancellationToken).AsTask().GetAwaiter().GetResult();
+        }
+        catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
+        {
+            // The item's token fired while it waited for room: it is skipped, as in the queue, without the wait for room
+            // it can no longer use (counted skipped and completed, as a skipped item is).
+            _onItemSkipped();
+            OnItemCompleted(null);
+            return false;
+        }
+
+        if (!acquired)
         {
             ThrowDisposed();
         }

@@ -161,8 +161,10 @@ public sealed class SlimThreadPoolOptions
     /// <summary>
     /// The most items that may wait in the queue (queued and not yet started); <see langword="null"/> for no
     /// limit. When the queue is full, <see cref="ThreadPoolBase.TryQueue(Action)"/> returns <see langword="false"/>,
-    /// <see cref="ThreadPoolBase.Queue(Action)"/> blocks the calling thread until there is room (on one of the
-    /// pool's own workers it runs the item inline instead, which cannot deadlock), and
+    /// <see cref="ThreadPoolBase.Queue(Action)"/> blocks the calling thread until there is room, or until the item's
+    /// cancellation token skips the item (on one of the pool's own workers it runs the item inline instead, which
+    /// cannot deadlock; a <see cref="WorkItemPriority.Low"/> item goes past the limit there, behind the items
+    /// waiting), and
     /// <see cref="SlimThreadPool.QueueAsync(Action, CancellationToken)"/> waits asynchronously. Continuations and
     /// tasks the pool's <see cref="SlimThreadPool.TaskScheduler"/> and <see cref="SlimThreadPool.SynchronizationContext"/>
     /// queue are never refused or delayed: they may take the queue past the limit, by at most the number of
