@@ -77,12 +77,30 @@ internal sealed class LockFreeSegment<TPositions>
         }
     }
 
+    /// <summary>
+    /// The entries claimed and not yet taken, as of one moment: the head is read again after the tail, and the pair is
+    /// taken once the head did not move between (a reader preempted between its two reads while the queue churned read a
+    /// tail thousands of entries past its head, where at most a handful waited). Past a few tries, the smaller count.
+    /// </summary>
     public long Count
     {
         get
         {
             long head = Volatile.Read(ref _positions.Head);
-            long tail = Volatile.Read(ref _positions.Tail) & PositionMask;
+            long tail;
+            for (int tries = 0; ; tries++)
+            {
+                tail = Volatile.Read(ref _positions.Tail) & PositionMask;
+                long again = Volatile.Read(ref _positions.Head);
+                if (again == head || tries == 3)
+                {
+                    head = again;
+                    break;
+                }
+
+                head = again;
+            }
+
             return Math.Max(0, tail - head);
         }
     }
