@@ -22,6 +22,14 @@ internal sealed partial class GroupTurns
         }
     }
 
+    /// <summary>
+    /// How many of the group's items may be running now, for a cancelled drain's early result: each turn held runs at most
+    /// one item at a time, and none runs that is not pending. <see cref="PendingCount"/> alone also counts the items a
+    /// running turn has finished and not yet added to the count (up to a quantum of them), and those queued. A held
+    /// turn between two items, or queued on the pool after the abandon's sweep, counts too, though it runs nothing.
+    /// </summary>
+    public int RunningCount => (int)Math.Min(TurnsIn(Volatile.Read(ref _turns)), PendingCount);
+
     /// <summary>The number of items run (those that threw and those skipped as cancelled included).</summary>
     public long CompletedCount => Volatile.Read(ref _ran);
 

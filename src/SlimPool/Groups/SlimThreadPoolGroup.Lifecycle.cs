@@ -198,7 +198,7 @@ public sealed partial class SlimThreadPoolGroup
         }
 
         Abandon();
-        return shutdown.IsCompleted ? await shutdown.ConfigureAwait(false) : Result((int)Math.Min(_turns.PendingCount, int.MaxValue));
+        return shutdown.IsCompleted ? await shutdown.ConfigureAwait(false) : Result(_turns.RunningCount);
     }
 
     private ShutdownResult Result(int runningWorkItemCount)

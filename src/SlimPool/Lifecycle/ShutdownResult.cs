@@ -30,7 +30,8 @@ public sealed class ShutdownResult
     /// How many items were still running when the result was made: 0 unless a cancelled token made the shutdown
     /// return before the workers had stopped. Those items finish on their workers, which then exit; the count includes
     /// the long-running tasks of the pool's schedulers accepted before the shutdown, each on a thread of its own, whose
-    /// delegates may not have begun yet.
+    /// delegates may not have begun yet. A group's count is one item for each turn it holds, at most the items it has
+    /// pending.
     /// </summary>
     public int RunningWorkItemCount { get; }
 }
