@@ -166,6 +166,8 @@ public sealed partial class SlimThreadPool : ThreadPoolBase, IThreadPool, ISched
 
     bool ISchedulingTarget.TryEnqueue(object callback, object? state, ExecutionContext? context) => TryEnqueue(callback, state, context);
 
+    void ISchedulingTarget.RunRefused(Action<object?> callback, object? state) => ThreadPool.UnsafeQueueUserWorkItem(callback, state, preferLocal: false);
+
     bool ISchedulingTarget.IsShutDown => IsShutDown;
 
     ObjectDisposedException ISchedulingTarget.NewDisposedException() => NewDisposedException();

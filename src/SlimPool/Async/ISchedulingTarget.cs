@@ -46,6 +46,14 @@ internal interface ISchedulingTarget
     /// </summary>
     void RunInline(Action<object?> action, object? state);
 
+    /// <summary>
+    /// Runs an item the target refused (<see cref="TryEnqueue(object, object?, ExecutionContext?)"/> returned false) on
+    /// the built-in pool, so that a late continuation is neither dropped nor thrown at: at once for the pool; for a group
+    /// once the group's items still running have finished, one at a time in the order they came
+    /// (<see cref="Groups.RefusedContinuations"/>), so that a serial group never runs two of its steps at once.
+    /// </summary>
+    void RunRefused(Action<object?> callback, object? state);
+
     /// <summary>Whether the target no longer accepts new work (it, or for a group its pool, began shutting down).</summary>
     bool IsShutDown { get; }
 

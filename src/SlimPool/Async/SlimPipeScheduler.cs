@@ -23,7 +23,7 @@ internal sealed class SlimPipeScheduler(ISchedulingTarget target) : PipeSchedule
         // no part of it.
         if (!target.TryEnqueue(action, state, context: null))
         {
-            System.Threading.ThreadPool.UnsafeQueueUserWorkItem(action, state, preferLocal: false);
+            target.RunRefused(action, state);
         }
     }
 

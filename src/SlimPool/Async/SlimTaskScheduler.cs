@@ -144,7 +144,13 @@ internal sealed class SlimTaskScheduler : TaskScheduler
                 throw new ObjectDisposedException(nameof(SlimThreadPool), "The pool or group has been shut down and no longer accepts tasks.");
             }
 
-            ThreadPool.UnsafeQueueUserWorkItem(static late => late.Scheduler.TryExecuteTask(late.Task), (Scheduler: this, Task: task), preferLocal: false);
+            _target.RunRefused(
+                static late =>
+                {
+                    var (scheduler, refused) = ((SlimTaskScheduler, Task))late!;
+                    scheduler.TryExecuteTask(refused);
+                },
+                (this, task));
         }
     }
 

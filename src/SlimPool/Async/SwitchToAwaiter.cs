@@ -51,7 +51,7 @@ public readonly struct SwitchToAwaiter : ICriticalNotifyCompletion
         if (!_target.TryEnqueue(continuation, null))
         {
             // Disposed between IsCompleted and here: never drop the continuation; GetResult then throws.
-            ThreadPool.UnsafeQueueUserWorkItem(s_runContinuation, continuation, preferLocal: false);
+            _target.RunRefused(s_runContinuation, continuation);
         }
     }
 }

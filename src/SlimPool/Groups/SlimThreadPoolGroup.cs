@@ -28,6 +28,8 @@ public sealed partial class SlimThreadPoolGroup : ThreadPoolBase, IThreadPool, I
     // until something needs more: the SynchronizationContext is made by the first turn or the first read, the
     // TaskScheduler, the skip counter, the default name and the shutdown's state by their first use, and the queue
     // exists only while items wait (GroupTurns). A million idle groups hold about 240 MB, not 34 GB.
+    private static readonly System.Runtime.CompilerServices.ConditionalWeakTable<SlimThreadPoolGroup, RefusedContinuations> s_refused = new();
+
     private readonly SlimThreadPool _pool;
     private readonly GroupTurns _turns;
     private readonly int _number;                            // the pool's count of groups when this one was made
@@ -127,6 +129,11 @@ public sealed partial class SlimThreadPoolGroup : ThreadPoolBase, IThreadPool, I
     // The scheduler's and the context's items (continuations and tasks of the group's work): not cancellable, not
     // wrapped, and accepted through a drain of the group or of the pool.
     bool ISchedulingTarget.TryEnqueue(object callback, object? state, ExecutionContext? context) => _turns.TryAcceptContinuation(callback, state, context);
+
+    // The group's refused continuations, kept beside it rather than in a field: every group would pay for one, and
+    // continuations are refused only past a shutdown.
+    void ISchedulingTarget.RunRefused(Action<object?> callback, object? state) =>
+        s_refused.GetValue(this, static group => new RefusedContinuations(group)).Add(callback, state);
 
     bool ISchedulingTarget.IsShutDown => _pool.IsShutDown || _turns.IsClosed;
 

@@ -1,0 +1,114 @@
+using SlimPool.Tests.Infrastructure;
+
+namespace SlimPool.Tests.Groups;
+
+/// <summary>
+/// A serial group's continuation that arrives after an abandon began (the group's or its pool's) is refused and runs on
+/// the built-in pool, but not beside the group's item the abandon let finish: it ran at once there, two steps of the
+/// serial group at the same time (found by an adversarial review).
+/// </summary>
+public sealed class RefusedContinuationTests
+{
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void SerialGroupAbandon_FlowResumesWhileAnItemStillRuns_ResumesOnlyAfterThatItem(bool poolAbandon)
+    {
+        SlimThreadPool pool = TestPools.Create(workers: 2);
+        using var release = new ManualResetEventSlim();
+        try
+        {
+            SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = 1 });
+            int inGroup = 0;
+            int most = 0;
+            void Enter() => Atomic.Max(ref most, Interlocked.Increment(ref inGroup));
+            void Exit() => Interlocked.Decrement(ref inGroup);
+
+            var resume = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            using var firstStepDone = new ManualResetEventSlim();
+            using var continued = new ManualResetEventSlim();
+            Task flow = group.Run(async () =>
+            {
+                Enter();
+                Exit();
+                firstStepDone.Set();
+                await resume.Task;
+                Enter();
+                Thread.Sleep(50);
+                Exit();
+                await Task.Yield(); // refused again: the rest of the flow stays one step at a time
+                Enter();
+                Exit();
+                continued.Set();
+            });
+            Bounded.Wait(firstStepDone, "the flow's first step");
+
+            using var blockerRunning = new ManualResetEventSlim();
+            group.Queue(() =>
+            {
+                Enter();
+                blockerRunning.Set();
+                release.Wait(Bounded.Timeout);
+                Exit();
+            });
+            Bounded.Wait(blockerRunning, "the group's blocking item");
+
+            Task shutdown = poolAbandon ? pool.ShutdownAsync(ShutdownMode.Abandon) : group.ShutdownAsync(ShutdownMode.Abandon);
+            resume.SetResult(); // posted now: refused, it waits for the blocking item
+            Assert.False(continued.Wait(200), "the flow resumed while the group's item still ran");
+            release.Set();
+            Bounded.Wait(continued, "the flow's later steps");
+            Bounded.Wait(shutdown, "the abandon");
+            Bounded.Wait(flow, "the flow");
+            Assert.Equal(1, Volatile.Read(ref most));
+        }
+        finally
+        {
+            release.Set();
+            Bounded.Run(pool.Dispose, "the pool's dispose");
+        }
+    }
+
+    [Fact]
+    public void SerialGroupAbandon_ManyFlowsRefused_ResumeOneStepAtATime()
+    {
+        SlimThreadPool pool = TestPools.Create(workers: 2);
+        try
+        {
+            SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = 1 });
+            int inGroup = 0;
+            int most = 0;
+            int steps = 0;
+            var resume = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
+            using var parked = new CountdownEvent(8);
+            var flows = new List<Task>();
+            for (int f = 0; f < 8; f++)
+            {
+                flows.Add(group.Run(async () =>
+                {
+                    parked.Signal();
+                    await resume.Task;
+                    for (int s = 0; s < 20; s++)
+                    {
+                        Atomic.Max(ref most, Interlocked.Increment(ref inGroup));
+                        Thread.SpinWait(20_000);
+                        Interlocked.Increment(ref steps);
+                        Interlocked.Decrement(ref inGroup);
+                        await Task.Yield();
+                    }
+                }));
+            }
+
+            Bounded.Wait(parked, "the flows' first steps");
+            Bounded.Wait(group.ShutdownAsync(ShutdownMode.Abandon), "the group's abandon");
+            resume.SetResult(); // every flow's continuation is refused
+            Bounded.Wait(Task.WhenAll(flows), "the flows");
+            Assert.Equal(8 * 20, Volatile.Read(ref steps));
+            Assert.Equal(1, Volatile.Read(ref most));
+        }
+        finally
+        {
+            Bounded.Run(pool.Dispose, "the pool's dispose");
+        }
+    }
+}
