@@ -48,9 +48,9 @@ internal interface ISchedulingTarget
 
     /// <summary>
     /// Runs an item the target refused (<see cref="TryEnqueue(object, object?, ExecutionContext?)"/> returned false) on
-    /// the built-in pool, so that a late continuation is neither dropped nor thrown at: at once for the pool; for a group
-    /// once the group's items still running have finished, one at a time in the order they came
-    /// (<see cref="Groups.RefusedContinuations"/>), so that a serial group never runs two of its steps at once.
+    /// the built-in pool, so that a late continuation is neither dropped nor thrown at: at once for the pool and for a
+    /// wider group; for a serial group once its item still running has finished, one at a time in the order they came
+    /// (<see cref="Groups.RefusedContinuations"/>), so that it never runs two of its steps at once.
     /// </summary>
     void RunRefused(Action<object?> callback, object? state);
 

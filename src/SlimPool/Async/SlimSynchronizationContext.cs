@@ -18,7 +18,7 @@ namespace SlimPool.Async;
 /// spare worker covers for it (during a drain too). If a shutdown abandons the callback before it runs (an abandon of
 /// the pool that began before it started), Send throws <see cref="ObjectDisposedException"/> instead of waiting for
 /// ever. A Post after the target stopped accepting runs on the built-in thread pool instead, so a late continuation is
-/// never dropped; a group's runs there once the group's running items have finished, one at a time
+/// never dropped; a serial group's runs there once the group's running item has finished, one at a time
 /// (<see cref="ISchedulingTarget.RunRefused"/>).
 /// </remarks>
 internal sealed class SlimSynchronizationContext(ISchedulingTarget target) : SynchronizationContext

@@ -130,10 +130,21 @@ public sealed partial class SlimThreadPoolGroup : ThreadPoolBase, IThreadPool, I
     // wrapped, and accepted through a drain of the group or of the pool.
     bool ISchedulingTarget.TryEnqueue(object callback, object? state, ExecutionContext? context) => _turns.TryAcceptContinuation(callback, state, context);
 
-    // The group's refused continuations, kept beside it rather than in a field: every group would pay for one, and
-    // continuations are refused only past a shutdown.
-    void ISchedulingTarget.RunRefused(Action<object?> callback, object? state) =>
-        s_refused.GetValue(this, static group => new RefusedContinuations(group)).Add(callback, state);
+    // A serial group's refused continuations wait for its running item and go one at a time (RefusedContinuations),
+    // kept beside the group rather than in a field: every group would pay for one, and continuations are refused only
+    // past a shutdown. A wider group's run at once, as the pool's do: one of its items may be waiting for such a
+    // continuation, which before the abandon another of its turns would have run.
+    void ISchedulingTarget.RunRefused(Action<object?> callback, object? state)
+    {
+        if (MaxConcurrency == 1)
+        {
+            s_refused.GetValue(this, static group => new RefusedContinuations(group)).Add(callback, state);
+        }
+        else
+        {
+            ThreadPool.UnsafeQueueUserWorkItem(callback, state, preferLocal: false);
+        }
+    }
 
     bool ISchedulingTarget.IsShutDown => _pool.IsShutDown || _turns.IsClosed;
 

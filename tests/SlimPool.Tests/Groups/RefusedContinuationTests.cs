@@ -111,4 +111,34 @@ public sealed class RefusedContinuationTests
             Bounded.Run(pool.Dispose, "the pool's dispose");
         }
     }
+
+    [Fact]
+    public void WideGroupAbandon_ItemWaitsForAContinuationRefusedAfterIt_TheContinuationRunsAtOnce()
+    {
+        // Before the abandon the group's other turn would run the continuation; past it, the continuation must not wait
+        // for the item that waits for it (a serial group's would: there it could never have run beside the item).
+        SlimThreadPool pool = TestPools.Create(workers: 2);
+        using var started = new ManualResetEventSlim();
+        using var continued = new ManualResetEventSlim();
+        bool sawIt = false;
+        try
+        {
+            SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = 2 });
+            group.Queue(() =>
+            {
+                started.Set();
+                sawIt = continued.Wait(TimeSpan.FromSeconds(10));
+            });
+            Bounded.Wait(started, "the waiting item");
+            Task shutdown = group.ShutdownAsync(ShutdownMode.Abandon);
+            group.SynchronizationContext.Post(_ => continued.Set(), null);
+            Bounded.Wait(shutdown, "the abandon");
+        }
+        finally
+        {
+            Bounded.Run(pool.Dispose, "the pool's dispose");
+        }
+
+        Assert.True(sawIt, "the refused continuation waited for the item waiting for it");
+    }
 }
