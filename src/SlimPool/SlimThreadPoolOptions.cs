@@ -170,7 +170,9 @@ public sealed class SlimThreadPoolOptions
     /// queue are never refused or delayed: they may take the queue past the limit, by at most the number of
     /// them in flight. The pool's groups share the limit: an item waiting in a group holds a place until the group's
     /// turn takes it (and a group's queued turn holds one); a group's <c>TryQueue</c> fails and its <c>Queue</c> waits
-    /// while the pool is full, except on one of the pool's workers, where it goes past the limit instead.
+    /// while the pool is full, except on one of the pool's workers, where it goes past the limit instead. A group's turn
+    /// queued again at the end of its quantum, and a Low item's place in line that defers, take a place again whether or
+    /// not one is free: the queue may pass the limit by as many of them as are queued again at once.
     /// Default: <see langword="null"/> (unbounded).
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is zero or negative.</exception>
