@@ -1,4 +1,5 @@
 using System.Collections.Concurrent;
+using SlimPool.Workers;
 
 namespace SlimPool.Groups;
 
@@ -18,6 +19,13 @@ namespace SlimPool.Groups;
 /// </remarks>
 internal sealed class RefusedContinuations(SlimThreadPoolGroup group) : IThreadPoolWorkItem
 {
+    private static readonly ContextCallback s_runUnderGroup = static state =>
+    {
+        var (context, callback, argument) = ((SynchronizationContext, Action<object?>, object?))state!;
+        SynchronizationContext.SetSynchronizationContext(context);
+        callback(argument);
+    };
+
     private readonly ConcurrentQueue<(Action<object?> Callback, object? State)> _items = new();
     private int _scheduled;
 
@@ -39,23 +47,23 @@ internal sealed class RefusedContinuations(SlimThreadPoolGroup group) : IThreadP
             TaskContinuationOptions.ExecuteSynchronously,
             TaskScheduler.Default);
 
-    // Each item runs under the group's SynchronizationContext, as the group's items do: the flow it resumes posts its
-    // next step there, which the group refuses again, so the rest of the flow comes back here, one step at a time,
-    // rather than going on to the built-in pool beside the others.
+    // Each item runs as a built-in pool's item of its own would, in a clean ExecutionContext (a continuation restores its
+    // own), and under the group's SynchronizationContext, as the group's items do: the flow it resumes posts its next
+    // step there, which the group refuses again, so the rest of the flow comes back here, one step at a time, rather than
+    // going on to the built-in pool beside the others. ExecutionContext.Run puts back the thread's contexts after each,
+    // so nothing one item sets (an AsyncLocal, another SynchronizationContext) reaches the next.
     void IThreadPoolWorkItem.Execute()
     {
-        SynchronizationContext? outer = SynchronizationContext.Current;
-        SynchronizationContext.SetSynchronizationContext(group.SynchronizationContext);
+        SynchronizationContext groupContext = group.SynchronizationContext;
         try
         {
             while (_items.TryDequeue(out (Action<object?> Callback, object? State) item))
             {
-                item.Callback(item.State);
+                ExecutionContext.Run(ThreadContexts.Clean, s_runUnderGroup, (groupContext, item.Callback, item.State));
             }
         }
         finally
         {
-            SynchronizationContext.SetSynchronizationContext(outer);
             Interlocked.Exchange(ref _scheduled, 0);
             if (!_items.IsEmpty && Interlocked.CompareExchange(ref _scheduled, 1, 0) == 0)
             {

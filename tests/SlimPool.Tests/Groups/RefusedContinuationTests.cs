@@ -141,4 +141,89 @@ public sealed class RefusedContinuationTests
 
         Assert.True(sawIt, "the refused continuation waited for the item waiting for it");
     }
+
+    [Fact]
+    public void SerialGroupAbandon_RefusedPostsRunBackToBack_SecondDoesNotSeeTheFirstsAsyncLocal()
+    {
+        SlimThreadPool pool = TestPools.Create(workers: 2);
+        using var release = new ManualResetEventSlim();
+        try
+        {
+            SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = 1 });
+            using var running = new ManualResetEventSlim();
+            group.Queue(() =>
+            {
+                running.Set();
+                release.Wait(Bounded.Timeout);
+            });
+            Bounded.Wait(running, "the group's item");
+            Task shutdown = group.ShutdownAsync(ShutdownMode.Abandon);
+
+            var local = new AsyncLocal<string?>();
+            string? seen = "not run";
+            using var second = new ManualResetEventSlim();
+            using (ExecutionContext.SuppressFlow())
+            {
+                group.SynchronizationContext.Post(_ => local.Value = "left by the first callback", null);
+                group.SynchronizationContext.Post(_ =>
+                {
+                    seen = local.Value;
+                    second.Set();
+                }, null);
+            }
+
+            release.Set();
+            Bounded.Wait(second, "the second refused callback");
+            Bounded.Wait(shutdown, "the abandon");
+            Assert.Null(seen);
+        }
+        finally
+        {
+            release.Set();
+            Bounded.Run(pool.Dispose, "the pool's dispose");
+        }
+    }
+
+    // The same for the SynchronizationContext the docs promise (row 28: "under the group's SynchronizationContext"):
+    // a callback that changes it changed it for the next refused one, before (a review).
+    [Fact]
+    public void SerialGroupAbandon_RefusedPostsRunBackToBack_SecondRunsUnderTheGroupsContext()
+    {
+        SlimThreadPool pool = TestPools.Create(workers: 2);
+        using var release = new ManualResetEventSlim();
+        try
+        {
+            SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = 1 });
+            using var running = new ManualResetEventSlim();
+            group.Queue(() =>
+            {
+                running.Set();
+                release.Wait(Bounded.Timeout);
+            });
+            Bounded.Wait(running, "the group's item");
+            Task shutdown = group.ShutdownAsync(ShutdownMode.Abandon);
+
+            SynchronizationContext? seen = null;
+            using var second = new ManualResetEventSlim();
+            group.SynchronizationContext.Post(_ => SynchronizationContext.SetSynchronizationContext(new SynchronizationContext()), null);
+            group.SynchronizationContext.Post(_ =>
+            {
+                seen = SynchronizationContext.Current;
+                second.Set();
+            }, null);
+
+            release.Set();
+            Bounded.Wait(second, "the second refused callback");
+            Bounded.Wait(shutdown, "the abandon");
+            Assert.Same(group.SynchronizationContext, seen);
+        }
+        finally
+        {
+            release.Set();
+            Bounded.Run(pool.Dispose, "the pool's dispose");
+        }
+    }
+
+    // A pool abandon that hands back a serial group's backlog (its turn queued behind a pool item holding the only
+    // worker): the group's flow resumed after it must still run once the worker's item returns.
 }
