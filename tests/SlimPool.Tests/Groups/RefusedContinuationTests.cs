@@ -223,7 +223,4 @@ public sealed class RefusedContinuationTests
             Bounded.Run(pool.Dispose, "the pool's dispose");
         }
     }
-
-    // A pool abandon that hands back a serial group's backlog (its turn queued behind a pool item holding the only
-    // worker): the group's flow resumed after it must still run once the worker's item returns.
 }
