@@ -142,7 +142,7 @@ public sealed partial class SlimThreadPool
         bool acquired;
         try
         {
-            acquired = gate.AcquireAsync(cancellationToken).AsTask().GetAwaiter().GetResult();
+            acquired = gate.AcquireOneBlocking(cancellationToken);
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {

@@ -1,3 +1,5 @@
+using SlimPool.Workers;
+
 namespace SlimPool.Scheduling;
 
 /// <summary>
@@ -87,7 +89,7 @@ internal sealed class CapacityGate
         {
             if (count == 1)
             {
-                return AcquireAsync(cancellationToken).AsTask().GetAwaiter().GetResult();
+                return AcquireOneBlocking(cancellationToken);
             }
 
             if (!EnterGathering(cancellationToken))
@@ -100,7 +102,7 @@ internal sealed class CapacityGate
             {
                 while (held < count)
                 {
-                    if (TryAcquire() || AcquireAsync(cancellationToken).AsTask().GetAwaiter().GetResult())
+                    if (TryAcquire() || AcquireOneBlocking(cancellationToken))
                     {
                         held++;
                         continue;
@@ -112,6 +114,11 @@ internal sealed class CapacityGate
             catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
             {
                 // Fall through: the slots gathered so far go back.
+            }
+            catch (ThreadInterruptedException)
+            {
+                Release(held); // the interrupt is the caller's; the slots gathered so far are nobody's
+                throw;
             }
             finally
             {
@@ -129,6 +136,56 @@ internal sealed class CapacityGate
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested)
         {
             return false; // the waiter was removed from the line holding no slot (Cancel)
+        }
+    }
+
+    /// <summary>
+    /// Takes a slot, blocking the caller in line until it has one: true then; false if the gate was closed first; the
+    /// token ends the wait with <see cref="OperationCanceledException"/>, holding no slot. An interrupt of the waiting
+    /// thread reaches the caller only once it has left the line holding no slot: left there, the waiter would later be
+    /// handed a slot that nobody gives back, and the pool would lose a place for good.
+    /// </summary>
+    public bool AcquireOneBlocking(CancellationToken cancellationToken)
+    {
+        ValueTask<bool> pending = AcquireAsync(cancellationToken);
+        if (pending.IsCompleted)
+        {
+            return pending.GetAwaiter().GetResult();
+        }
+
+        Task<bool> waiter = pending.AsTask();
+        try
+        {
+            return waiter.GetAwaiter().GetResult();
+        }
+        catch (ThreadInterruptedException)
+        {
+            LeaveLine(waiter);
+            throw;
+        }
+    }
+
+    // An interrupted waiter leaves the line. Under the lock it is either still in line (removed: it never had a slot) or
+    // already out of it: handed a slot (HandOver completes it under the lock, so its result is there now), failed by
+    // Close, or cancelled (no slot either way). A slot handed over goes back.
+    private void LeaveLine(Task<bool> waiter)
+    {
+        using (ThreadInterrupts.Hold(_lock))
+        {
+            for (LinkedListNode<TaskCompletionSource<bool>>? node = _waiters.First; node is not null; node = node.Next)
+            {
+                if (node.Value.Task == waiter)
+                {
+                    _waiters.Remove(node);
+                    Interlocked.Decrement(ref _waiterCount);
+                    return;
+                }
+            }
+        }
+
+        if (waiter.IsCompletedSuccessfully && waiter.Result)
+        {
+            Release();
         }
     }
 
@@ -189,7 +246,7 @@ internal sealed class CapacityGate
 
         var waiter = new TaskCompletionSource<bool>(TaskCreationOptions.RunContinuationsAsynchronously);
         LinkedListNode<TaskCompletionSource<bool>> node;
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             if (_closed)
             {
@@ -229,7 +286,7 @@ internal sealed class CapacityGate
     /// <summary>Fails every waiter and every later <see cref="AcquireAsync"/> (the pool shut down).</summary>
     public void Close()
     {
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             _closed = true;
             foreach (TaskCompletionSource<bool> waiter in _waiters)
@@ -244,7 +301,7 @@ internal sealed class CapacityGate
 
     private void HandOver()
     {
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             // A waiter whose task is already cancelled was removed by Cancel under this lock, so every waiter
             // here takes its slot; the loop stops when slots or waiters run out.
@@ -259,7 +316,7 @@ internal sealed class CapacityGate
 
     private void Cancel(LinkedListNode<TaskCompletionSource<bool>> node, CancellationToken token)
     {
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             if (node.List is null)
             {

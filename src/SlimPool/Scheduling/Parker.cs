@@ -17,7 +17,7 @@ internal sealed class Parker
 
     public void Park()
     {
-        lock (_gate)
+        using (ThreadInterrupts.Hold(_gate))
         {
             while (!_permit)
             {
@@ -35,7 +35,7 @@ internal sealed class Parker
     public bool Park(int millisecondsTimeout)
     {
         long deadline = Environment.TickCount64 + millisecondsTimeout;
-        lock (_gate)
+        using (ThreadInterrupts.Hold(_gate))
         {
             while (!_permit)
             {
@@ -63,7 +63,7 @@ internal sealed class Parker
     /// <returns><see langword="true"/> if a permit was consumed.</returns>
     public bool ParkOnce(int millisecondsTimeout)
     {
-        lock (_gate)
+        using (ThreadInterrupts.Hold(_gate))
         {
             if (!_permit)
             {
@@ -83,7 +83,7 @@ internal sealed class Parker
 
     public void Unpark()
     {
-        lock (_gate)
+        using (ThreadInterrupts.Hold(_gate))
         {
             _permit = true;
             if (_parked)

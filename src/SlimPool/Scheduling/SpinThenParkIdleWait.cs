@@ -86,7 +86,7 @@ internal sealed class SpinThenParkIdleWait : IdleWait
     {
         if (worker >= _slots.Length)
         {
-            lock (_lock)
+            using (ThreadInterrupts.Hold(_lock))
             {
                 Grow(worker + 1);
             }
@@ -180,7 +180,7 @@ internal sealed class SpinThenParkIdleWait : IdleWait
         }
 
         // Announce: push ourselves and move from searching to parked in one interlocked add (a full fence).
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             _parkedStack[_parkedTop++] = worker;
             Interlocked.Add(ref _state.Value, ParkedOne - SearchingOne);
@@ -339,7 +339,7 @@ internal sealed class SpinThenParkIdleWait : IdleWait
     // searching and not watching).
     private bool TrySetWatching(Slot slot, int worker, bool watching)
     {
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             if (StackIndexOf(worker) < 0)
             {
@@ -356,7 +356,7 @@ internal sealed class SpinThenParkIdleWait : IdleWait
     protected override void WakeAll()
     {
         int[] woken;
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             woken = _parkedStack[.._parkedTop];
             _parkedTop = 0;
@@ -392,7 +392,7 @@ internal sealed class SpinThenParkIdleWait : IdleWait
     private bool WakeOne()
     {
         int worker;
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             // Re-read under the lock: a searcher that appeared since the caller's read will see the item.
             if ((_state.Value & SearchingMask) != 0 || _parkedTop == 0)
@@ -410,7 +410,7 @@ internal sealed class SpinThenParkIdleWait : IdleWait
 
     private bool TryUnannounce(int worker, bool stayAsSearcher)
     {
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             int index = StackIndexOf(worker);
             if (index < 0)

@@ -73,7 +73,7 @@ internal sealed class ExitBarrier(WorkerSet workers, IWorkQueue queue, Func<Prio
                 break;
             }
 
-            lock (_lock)
+            using (ThreadInterrupts.Hold(_lock))
             {
                 Interlocked.Increment(ref _sleepers);
                 if (Volatile.Read(ref _leaving) == 0 && !workers.IsAbandoning && Volatile.Read(ref _idle) < workers.LiveCount && IsNothingQueued)
@@ -114,7 +114,7 @@ internal sealed class ExitBarrier(WorkerSet workers, IWorkQueue queue, Func<Prio
     /// <summary>Wakes every sleeper (the abandon, or the last worker to go idle).</summary>
     public void WakeAll()
     {
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             Monitor.PulseAll(_lock);
         }

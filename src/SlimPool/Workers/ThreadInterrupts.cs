@@ -60,4 +60,73 @@ internal static class ThreadInterrupts
             return true;
         }
     }
+
+    /// <summary>
+    /// Holds <paramref name="gate"/> until the scope ends, whatever interrupt is pending or lands meanwhile: a contended
+    /// lock's wait throws at one, which in the pool's wake-up and idle protocols would leave a step half done (a worker
+    /// popped from the parked stack and never woken, a slot handed to nobody). The interrupt is taken, the wait goes on,
+    /// and the scope gives it back to the thread as it ends, for the thread's next wait of its own (a producer's) or its
+    /// next idle drop (a worker's).
+    /// </summary>
+    public static LockScope Hold(Lock gate)
+    {
+        bool interrupted = false;
+        while (true)
+        {
+            try
+            {
+                gate.Enter();
+                return new LockScope(gate, interrupted);
+            }
+            catch (ThreadInterruptedException)
+            {
+                interrupted = true;
+            }
+        }
+    }
+
+    /// <summary><see cref="Hold(Lock)"/> for a monitor (<see cref="Monitor.Wait(object, int)"/> needs one).</summary>
+    public static MonitorScope Hold(object gate)
+    {
+        bool interrupted = false;
+        while (true)
+        {
+            bool taken = false;
+            try
+            {
+                Monitor.Enter(gate, ref taken);
+                return new MonitorScope(gate, interrupted);
+            }
+            catch (ThreadInterruptedException) when (!taken)
+            {
+                interrupted = true;
+            }
+        }
+    }
+
+    /// <summary>A lock held by <see cref="Hold(Lock)"/>: released, and a taken interrupt given back, on Dispose.</summary>
+    public readonly ref struct LockScope(Lock gate, bool interrupted)
+    {
+        public void Dispose()
+        {
+            gate.Exit();
+            if (interrupted)
+            {
+                Thread.CurrentThread.Interrupt();
+            }
+        }
+    }
+
+    /// <summary>A monitor held by <see cref="Hold(object)"/>: released, and a taken interrupt given back, on Dispose.</summary>
+    public readonly ref struct MonitorScope(object gate, bool interrupted)
+    {
+        public void Dispose()
+        {
+            Monitor.Exit(gate);
+            if (interrupted)
+            {
+                Thread.CurrentThread.Interrupt();
+            }
+        }
+    }
 }

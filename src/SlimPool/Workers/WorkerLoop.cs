@@ -275,6 +275,7 @@ internal sealed class WorkerLoop
         }
         finally
         {
+            ThreadInterrupts.DropPending(); // the way out takes locks: one an interrupt landed on since the idle drop
             blocking.InLoop = false; // a scope the exit hook opens is no item's: no spare during a shutdown for it
             if (retired)
             {
