@@ -7,9 +7,10 @@ public sealed class SerialGroupFlowsShutdownRaceTests
 {
     // Flows in a serial group (Yield and SwitchTo) raced by the group's abandon or the pool's cancelled drain: no two
     // steps at once, on the pool or on the built-in pool, and after the shutdown's task completed at most one step a
-    // flow off the built-in pool (one whose continuation raced the shutdown's start). Steps on the built-in pool are a refused continuation's flow: they run once the group's running item
-    // has finished, one at a time (RefusedContinuations); they may run after the shutdown (a CI run under load found 39
-    // such steps after it: the flows were still running when the drain's token cancelled it).
+    // flow off the built-in pool (one whose continuation raced the shutdown's start). Steps on the built-in pool are a
+    // refused continuation's flow: they run once the group's running item has finished, one at a time
+    // (RefusedContinuations); they may run after the shutdown (a CI run under load found 39 such steps after it: the
+    // flows were still running when the drain's token cancelled it).
     [Theory]
     [InlineData(WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark, false)]
     [InlineData(WorkQueueKind.WorkStealing, IdleWaitKind.SpinThenPark, true)]
