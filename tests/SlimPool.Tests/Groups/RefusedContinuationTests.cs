@@ -145,49 +145,28 @@ public sealed class RefusedContinuationTests
     [Fact]
     public void SerialGroupAbandon_RefusedPostsRunBackToBack_SecondDoesNotSeeTheFirstsAsyncLocal()
     {
-        SlimThreadPool pool = TestPools.Create(workers: 2);
-        using var release = new ManualResetEventSlim();
-        try
-        {
-            SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = 1 });
-            using var running = new ManualResetEventSlim();
-            group.Queue(() =>
-            {
-                running.Set();
-                release.Wait(Bounded.Timeout);
-            });
-            Bounded.Wait(running, "the group's item");
-            Task shutdown = group.ShutdownAsync(ShutdownMode.Abandon);
-
-            var local = new AsyncLocal<string?>();
-            string? seen = "not run";
-            using var second = new ManualResetEventSlim();
-            using (ExecutionContext.SuppressFlow())
-            {
-                group.SynchronizationContext.Post(_ => local.Value = "left by the first callback", null);
-                group.SynchronizationContext.Post(_ =>
-                {
-                    seen = local.Value;
-                    second.Set();
-                }, null);
-            }
-
-            release.Set();
-            Bounded.Wait(second, "the second refused callback");
-            Bounded.Wait(shutdown, "the abandon");
-            Assert.Null(seen);
-        }
-        finally
-        {
-            release.Set();
-            Bounded.Run(pool.Dispose, "the pool's dispose");
-        }
+        var local = new AsyncLocal<string?>();
+        string? seen = "not run";
+        PostTwoRefusedCallbacks(
+            () => local.Value = "left by the first callback",
+            () => seen = local.Value);
+        Assert.Null(seen); // it saw the first callback's value, before (a review)
     }
 
-    // The same for the SynchronizationContext the docs promise (row 28: "under the group's SynchronizationContext"):
-    // a callback that changes it changed it for the next refused one, before (a review).
     [Fact]
     public void SerialGroupAbandon_RefusedPostsRunBackToBack_SecondRunsUnderTheGroupsContext()
+    {
+        SynchronizationContext? seen = null;
+        SynchronizationContext groupContext = PostTwoRefusedCallbacks(
+            () => SynchronizationContext.SetSynchronizationContext(new SynchronizationContext()),
+            () => seen = SynchronizationContext.Current);
+        Assert.Same(groupContext, seen); // it ran under the context the first callback set, before (a review)
+    }
+
+    // Posts two callbacks to a serial group's SynchronizationContext (under a suppressed flow: they carry no context of
+    // the test's) after its abandon began while an item still runs, so that both are refused and run back to back on
+    // one built-in thread once the item returns; returns the group's context.
+    private static SynchronizationContext PostTwoRefusedCallbacks(Action first, Action second)
     {
         SlimThreadPool pool = TestPools.Create(workers: 2);
         using var release = new ManualResetEventSlim();
@@ -203,19 +182,21 @@ public sealed class RefusedContinuationTests
             Bounded.Wait(running, "the group's item");
             Task shutdown = group.ShutdownAsync(ShutdownMode.Abandon);
 
-            SynchronizationContext? seen = null;
-            using var second = new ManualResetEventSlim();
-            group.SynchronizationContext.Post(_ => SynchronizationContext.SetSynchronizationContext(new SynchronizationContext()), null);
-            group.SynchronizationContext.Post(_ =>
+            using var secondRan = new ManualResetEventSlim();
+            using (ExecutionContext.SuppressFlow())
             {
-                seen = SynchronizationContext.Current;
-                second.Set();
-            }, null);
+                group.SynchronizationContext.Post(_ => first(), null);
+                group.SynchronizationContext.Post(_ =>
+                {
+                    second();
+                    secondRan.Set();
+                }, null);
+            }
 
             release.Set();
-            Bounded.Wait(second, "the second refused callback");
+            Bounded.Wait(secondRan, "the second refused callback");
             Bounded.Wait(shutdown, "the abandon");
-            Assert.Same(group.SynchronizationContext, seen);
+            return group.SynchronizationContext;
         }
         finally
         {
