@@ -7,6 +7,7 @@ namespace SlimPool.Tests.Reliability;
 /// worker waking a sibling met one in the wake-up's contended lock and died there, taking the process with it (the
 /// default idle wait, 4 of 4 runs; an adversarial review). A failure here ends the test host.
 /// </summary>
+[Trait("Category", "Stress")]
 public sealed class WorkerInterruptStressTests
 {
     public static TheoryData<WorkQueueKind, IdleWaitKind> Cases() => TestPools.QueueAndIdleWaits();
@@ -36,10 +37,10 @@ public sealed class WorkerInterruptStressTests
             }) { IsBackground = true };
             interrupter.Start();
 
-            const int Rounds = 3000;
+            int rounds = StressSize.Pick(quick: 1_000, longRun: 30_000);
             int ran = 0;
             int expected = 0;
-            for (int r = 0; r < Rounds; r++)
+            for (int r = 0; r < rounds; r++)
             {
                 int burst = 1 + (r % 4);
                 expected += burst;
@@ -95,6 +96,7 @@ public sealed class WorkerInterruptStressTests
 }
 
 /// <summary>Items that leave their thread interrupted as they return, while work keeps coming (no outside interrupter).</summary>
+[Trait("Category", "Stress")]
 public sealed class ItemInterruptStressTests
 {
     public static TheoryData<WorkQueueKind, IdleWaitKind> Cases() => TestPools.QueueAndIdleWaits();
@@ -108,7 +110,7 @@ public sealed class ItemInterruptStressTests
         {
             int ran = 0;
             int expected = 0;
-            for (int r = 0; r < 20_000; r++)
+            for (int r = 0, rounds = StressSize.Pick(quick: 5_000, longRun: 200_000); r < rounds; r++)
             {
                 int burst = 1 + (r % 3);
                 expected += burst;
