@@ -1,3 +1,5 @@
+using SlimPool.Workers;
+
 namespace SlimPool.Async;
 
 /// <summary>
@@ -31,7 +33,7 @@ internal sealed class LongRunningTasks
     /// <summary>Counts a task in unless <paramref name="isClosed"/> reads true (read under the lock the shutdown's wait takes).</summary>
     public bool TryAccept(Func<bool> isClosed)
     {
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             if (isClosed())
             {
@@ -56,7 +58,7 @@ internal sealed class LongRunningTasks
         finally
         {
             t_running = null;
-            lock (_lock)
+            using (ThreadInterrupts.Hold(_lock))
             {
                 // Even if it threw: a task counted in for ever would hold the shutdown for ever.
                 last = Interlocked.Decrement(ref _count) == 0;
@@ -74,7 +76,7 @@ internal sealed class LongRunningTasks
     public void WaitForAll()
     {
         System.Diagnostics.Debug.Assert(t_running != this, "the shutdown is never finished on one of its long-running tasks");
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             while (_count > 0)
             {

@@ -1,4 +1,5 @@
 using SlimPool.Groups;
+using SlimPool.Workers;
 
 namespace SlimPool;
 
@@ -109,7 +110,7 @@ public sealed partial class SlimThreadPoolGroup
         }
 
         Task<ShutdownResult> outcome;
-        lock (shutdown.Lock)
+        using (ThreadInterrupts.Hold(shutdown.Lock))
         {
             if (shutdown.Task is null)
             {
@@ -151,7 +152,7 @@ public sealed partial class SlimThreadPoolGroup
             return new CancellationToken(canceled: true);
         }
 
-        lock (shutdown.Lock)
+        using (ThreadInterrupts.Hold(shutdown.Lock))
         {
             return shutdown.Closing;
         }
@@ -167,7 +168,7 @@ public sealed partial class SlimThreadPoolGroup
             return; // drained when it closed: nothing queued, and nothing can come
         }
 
-        lock (shutdown.Lock)
+        using (ThreadInterrupts.Hold(shutdown.Lock))
         {
             if (shutdown.AbandonRequested)
             {
@@ -209,7 +210,7 @@ public sealed partial class SlimThreadPoolGroup
             return s_drainedWithNothingPending.Result;
         }
 
-        lock (shutdown.Lock)
+        using (ThreadInterrupts.Hold(shutdown.Lock))
         {
             return new ShutdownResult(shutdown.AbandonRequested ? ShutdownMode.Abandon : ShutdownMode.Drain, [.. shutdown.Abandoned], runningWorkItemCount);
         }

@@ -1,3 +1,5 @@
+using SlimPool.Workers;
+
 namespace SlimPool.Lifecycle;
 
 /// <summary>
@@ -44,7 +46,7 @@ internal sealed class IdleWaiters
 
         var waiter = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         long number;
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             number = Interlocked.Increment(ref _registered);
             _waiters.Add((waiter, number));
@@ -65,7 +67,7 @@ internal sealed class IdleWaiters
     /// </summary>
     public void CompleteUpTo(long registered)
     {
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             int done = 0;
             while (done < _waiters.Count && _waiters[done].Number <= registered)
@@ -91,7 +93,7 @@ internal sealed class IdleWaiters
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested && !waiter.Task.IsCompleted)
         {
-            lock (_lock)
+            using (ThreadInterrupts.Hold(_lock))
             {
                 int index = _waiters.FindIndex(entry => entry.Waiter == waiter);
                 if (index >= 0)

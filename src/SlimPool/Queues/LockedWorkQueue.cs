@@ -1,3 +1,5 @@
+using SlimPool.Workers;
+
 namespace SlimPool.Queues;
 
 /// <summary>
@@ -23,7 +25,7 @@ public sealed class LockedWorkQueue : IWorkQueue
     /// <inheritdoc />
     public void Enqueue(in QueuedWorkItem item)
     {
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             _items.Enqueue(item);
             _count = _items.Count;
@@ -40,7 +42,7 @@ public sealed class LockedWorkQueue : IWorkQueue
             return false;
         }
 
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             bool taken = _items.TryDequeue(out item);
             _count = _items.Count;
