@@ -60,7 +60,7 @@ public sealed partial class SlimThreadPool
         }
 
         var group = new SlimThreadPoolGroup(this, options, Interlocked.Increment(ref _groupsCreated));
-        using (ThreadInterrupts.Hold(_groupsLock))
+        lock (_groupsLock)
         {
             SlimThreadPoolGroup? first = _firstGroup;
             group.NextInPool = first;
@@ -84,7 +84,7 @@ public sealed partial class SlimThreadPool
     {
         get
         {
-            using (ThreadInterrupts.Hold(_groupsLock))
+            lock (_groupsLock)
             {
                 return _groupCount;
             }
@@ -96,7 +96,7 @@ public sealed partial class SlimThreadPool
     {
         get
         {
-            using (ThreadInterrupts.Hold(_groupsLock))
+            lock (_groupsLock)
             {
                 var groups = new SlimThreadPoolGroup[_groupCount];
                 int i = 0;
@@ -113,7 +113,7 @@ public sealed partial class SlimThreadPool
     /// <summary>A group has drained after its shutdown: it leaves the pool's list (once; a second call changes nothing).</summary>
     internal void OnGroupShutDown(SlimThreadPoolGroup group)
     {
-        using (ThreadInterrupts.Hold(_groupsLock))
+        lock (_groupsLock)
         {
             SlimThreadPoolGroup? previous = group.PreviousInPool;
             SlimThreadPoolGroup? next = group.NextInPool;

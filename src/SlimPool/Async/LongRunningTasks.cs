@@ -1,5 +1,3 @@
-using SlimPool.Workers;
-
 namespace SlimPool.Async;
 
 /// <summary>
@@ -33,7 +31,7 @@ internal sealed class LongRunningTasks
     /// <summary>Counts a task in unless <paramref name="isClosed"/> reads true (read under the lock the shutdown's wait takes).</summary>
     public bool TryAccept(Func<bool> isClosed)
     {
-        using (ThreadInterrupts.Hold(_lock))
+        lock (_lock)
         {
             if (isClosed())
             {
@@ -58,7 +56,7 @@ internal sealed class LongRunningTasks
         finally
         {
             t_running = null;
-            using (ThreadInterrupts.Hold(_lock))
+            lock (_lock)
             {
                 // Even if it threw: a task counted in for ever would hold the shutdown for ever.
                 last = Interlocked.Decrement(ref _count) == 0;
@@ -76,7 +74,7 @@ internal sealed class LongRunningTasks
     public void WaitForAll()
     {
         System.Diagnostics.Debug.Assert(t_running != this, "the shutdown is never finished on one of its long-running tasks");
-        using (ThreadInterrupts.Hold(_lock))
+        lock (_lock)
         {
             while (_count > 0)
             {

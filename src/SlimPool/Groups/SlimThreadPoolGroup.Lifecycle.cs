@@ -1,5 +1,4 @@
 using SlimPool.Groups;
-using SlimPool.Workers;
 
 namespace SlimPool;
 
@@ -110,7 +109,7 @@ public sealed partial class SlimThreadPoolGroup
         }
 
         Task<ShutdownResult> outcome;
-        using (ThreadInterrupts.Hold(shutdown.Lock))
+        lock (shutdown.Lock)
         {
             if (shutdown.Task is null)
             {
@@ -152,7 +151,7 @@ public sealed partial class SlimThreadPoolGroup
             return new CancellationToken(canceled: true);
         }
 
-        using (ThreadInterrupts.Hold(shutdown.Lock))
+        lock (shutdown.Lock)
         {
             return shutdown.Closing;
         }
@@ -168,7 +167,7 @@ public sealed partial class SlimThreadPoolGroup
             return; // drained when it closed: nothing queued, and nothing can come
         }
 
-        using (ThreadInterrupts.Hold(shutdown.Lock))
+        lock (shutdown.Lock)
         {
             if (shutdown.AbandonRequested)
             {
@@ -210,7 +209,7 @@ public sealed partial class SlimThreadPoolGroup
             return s_drainedWithNothingPending.Result;
         }
 
-        using (ThreadInterrupts.Hold(shutdown.Lock))
+        lock (shutdown.Lock)
         {
             return new ShutdownResult(shutdown.AbandonRequested ? ShutdownMode.Abandon : ShutdownMode.Drain, [.. shutdown.Abandoned], runningWorkItemCount);
         }

@@ -1,5 +1,3 @@
-using SlimPool.Workers;
-
 namespace SlimPool.Lifecycle;
 
 /// <summary>
@@ -46,7 +44,7 @@ internal sealed class IdleWaiters
 
         var waiter = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         long number;
-        using (ThreadInterrupts.Hold(_lock))
+        lock (_lock)
         {
             number = Interlocked.Increment(ref _registered);
             _waiters.Add((waiter, number));
@@ -67,7 +65,7 @@ internal sealed class IdleWaiters
     /// </summary>
     public void CompleteUpTo(long registered)
     {
-        using (ThreadInterrupts.Hold(_lock))
+        lock (_lock)
         {
             int done = 0;
             while (done < _waiters.Count && _waiters[done].Number <= registered)
@@ -93,7 +91,7 @@ internal sealed class IdleWaiters
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested && !waiter.Task.IsCompleted)
         {
-            using (ThreadInterrupts.Hold(_lock))
+            lock (_lock)
             {
                 int index = _waiters.FindIndex(entry => entry.Waiter == waiter);
                 if (index >= 0)

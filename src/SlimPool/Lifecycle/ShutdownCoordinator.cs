@@ -296,7 +296,7 @@ internal sealed class ShutdownCoordinator
     // shutdown flag) is run by FinishShutdown once the workers exit: there is no result left to hand it back in.
     private ShutdownResult AbandonBeforeWorkersStop()
     {
-        using (ThreadInterrupts.Hold(_finishLock))
+        lock (_finishLock)
         {
             if ((_shutdownResult ?? _earlyResult) is { } result)
             {
@@ -342,7 +342,7 @@ internal sealed class ShutdownCoordinator
         // finish moves off it (FinishWhenStoppedAsync).
         _longRunning.WaitForAll();
         ShutdownResult done;
-        using (ThreadInterrupts.Hold(_finishLock))
+        lock (_finishLock)
         {
             if (_shutdownResult is { } finished)
             {

@@ -1,5 +1,3 @@
-using SlimPool.Workers;
-
 namespace SlimPool.Queues;
 
 /// <summary>
@@ -145,7 +143,7 @@ internal sealed class LockFreeQueue<TPositions> : IWorkQueue, IFencedEnqueue
             return false;
         }
 
-        using (ThreadInterrupts.Hold(GrowLock))
+        lock (GrowLock)
         {
             if (tail == _tail)
             {

@@ -1,5 +1,3 @@
-using SlimPool.Workers;
-
 namespace SlimPool.Queues;
 
 /// <summary>
@@ -25,7 +23,7 @@ public sealed class LockedWorkQueue : IWorkQueue
     /// <inheritdoc />
     public void Enqueue(in QueuedWorkItem item)
     {
-        using (ThreadInterrupts.Hold(_lock))
+        lock (_lock)
         {
             _items.Enqueue(item);
             _count = _items.Count;
@@ -42,7 +40,7 @@ public sealed class LockedWorkQueue : IWorkQueue
             return false;
         }
 
-        using (ThreadInterrupts.Hold(_lock))
+        lock (_lock)
         {
             bool taken = _items.TryDequeue(out item);
             _count = _items.Count;

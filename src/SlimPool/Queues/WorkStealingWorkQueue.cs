@@ -1,5 +1,4 @@
 using System.Diagnostics;
-using SlimPool.Workers;
 
 namespace SlimPool.Queues;
 
@@ -370,7 +369,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
         ArgumentOutOfRangeException.ThrowIfNegative(workerIndex);
         var local = new WorkerQueues(this, workerIndex);
         (nuint Low, nuint High) stack = AttachedStacks.CurrentThreadStack();
-        using (ThreadInterrupts.Hold(_attachLock))
+        lock (_attachLock)
         {
             WorkerQueues?[] locals = _locals;
             if (workerIndex < locals.Length && locals[workerIndex] is not null)
@@ -404,7 +403,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
             _injection.Enqueue(item);
         }
 
-        using (ThreadInterrupts.Hold(_attachLock))
+        lock (_attachLock)
         {
             var copy = (WorkerQueues?[])_locals.Clone();
             copy[workerIndex] = null;

@@ -71,7 +71,7 @@ internal sealed class WorkerSet
     /// <summary>The pool's abandon began: no spare starts from now on, and the workers waiting to leave a drain leave.</summary>
     public void Abandon()
     {
-        using (ThreadInterrupts.Hold(_lock))
+        lock (_lock)
         {
             _abandoning = true;
         }
@@ -85,7 +85,7 @@ internal sealed class WorkerSet
     /// </summary>
     public void MarkLeaving()
     {
-        using (ThreadInterrupts.Hold(_lock))
+        lock (_lock)
         {
             _leaving = true;
         }
@@ -95,7 +95,7 @@ internal sealed class WorkerSet
     public void StartPermanentWorkers()
     {
         var started = new Thread[_workerCount];
-        using (ThreadInterrupts.Hold(_lock))
+        lock (_lock)
         {
             for (int i = 0; i < _workerCount; i++)
             {
@@ -234,7 +234,7 @@ internal sealed class WorkerSet
     {
         Thread thread;
         int index;
-        using (ThreadInterrupts.Hold(_lock))
+        lock (_lock)
         {
             if ((_closed && (!whileClosed || _leaving)) || _abandoning || (index = FreeSpareSlot()) < 0)
             {
@@ -256,7 +256,7 @@ internal sealed class WorkerSet
             // before its first look, so neither the live count, a drain's exit barrier nor the guard's clocks wait on
             // a thread that will never run; the pool goes on with the threads it has, and the caller (the guard, a
             // blocking scope) may ask again later.
-            using (ThreadInterrupts.Hold(_lock))
+            lock (_lock)
             {
                 _threads[index] = null;
             }
@@ -343,7 +343,7 @@ internal sealed class WorkerSet
             return;
         }
 
-        using (ThreadInterrupts.Hold(_lock))
+        lock (_lock)
         {
             _threads[index] = null;
         }
@@ -368,7 +368,7 @@ internal sealed class WorkerSet
     /// </summary>
     public void Close()
     {
-        using (ThreadInterrupts.Hold(_lock))
+        lock (_lock)
         {
             _closed = true;
         }
@@ -378,7 +378,7 @@ internal sealed class WorkerSet
     {
         get
         {
-            using (ThreadInterrupts.Hold(_lock))
+            lock (_lock)
             {
                 return _closed;
             }
@@ -389,7 +389,7 @@ internal sealed class WorkerSet
     public void Join()
     {
         Thread?[] threads;
-        using (ThreadInterrupts.Hold(_lock))
+        lock (_lock)
         {
             threads = [.. _threads];
         }
