@@ -8,6 +8,9 @@ namespace SlimPool.Workers;
 /// pool's waits are not interruptible; it survives such an item, and so must SlimPool). A worker drops a pending
 /// interrupt before its idle protocol begins (<see cref="DropPending"/>), and the waits where a thread may park drop
 /// one that arrives meanwhile (<see cref="MonitorWait"/>, <see cref="WaitOne"/>), as a spurious wake-up would end them.
+/// The locks of the wake-up, idle, exit and back-pressure protocols, which producers take too, neither throw at one nor
+/// drop it (<see cref="Hold(Lock)"/>): they give it back to the thread once released. The pool's other locks still throw
+/// at an interrupt pending on a thread that contends them.
 /// </summary>
 internal static class ThreadInterrupts
 {
