@@ -462,7 +462,7 @@ internal sealed class ShutdownCoordinator
     // producer's late ticket would take, after the shutdown returned. So every look empties the lanes as well; the
     // racing producer's ticket then finds nothing, or its own item if it enqueued after the look (PriorityLanes).
     private bool TryTakeLeftover(out QueuedWorkItem item) =>
-        _queue.TryDequeue(out item) || (_lanes() is { } lanes && lanes.TryTakeLeftover(out item));
+        ThreadInterrupts.TryDequeue(_queue, out item) || (_lanes() is { } lanes && lanes.TryTakeLeftover(out item));
 
     // An item run here, off the worker loop, counted as the workers count theirs (ItemAccounting), and run as a worker
     // runs it (WorkItemRunner.ExecuteNested): in the context it flowed, or in a clean one (the caller's AsyncLocal values

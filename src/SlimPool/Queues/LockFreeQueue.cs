@@ -1,3 +1,5 @@
+using SlimPool.Workers;
+
 namespace SlimPool.Queues;
 
 /// <summary>
@@ -143,7 +145,7 @@ internal sealed class LockFreeQueue<TPositions> : IWorkQueue, IFencedEnqueue
             return false;
         }
 
-        lock (GrowLock)
+        using (ThreadInterrupts.Hold(GrowLock)) // a producer's publish must not throw half-way at an interrupt
         {
             if (tail == _tail)
             {

@@ -1,9 +1,15 @@
+using SlimPool.Workers;
+
 namespace SlimPool.Queues;
 
 /// <summary>
 /// A FIFO <see cref="IWorkQueue"/> that guards a <see cref="Queue{T}"/> with a lock: the seed design's
 /// <c>qless</c>. Simple and strictly FIFO; contended producers and consumers serialize on the lock.
 /// </summary>
+/// <remarks>
+/// The lock is held through <see cref="ThreadInterrupts.Hold(Lock)"/>: an interrupt pending on a thread that contends it
+/// (a worker after an item that left one) is given back after, not thrown half-way through a publish or a take.
+/// </remarks>
 public sealed class LockedWorkQueue : IWorkQueue
 {
     private readonly Lock _lock = new();
@@ -23,7 +29,7 @@ public sealed class LockedWorkQueue : IWorkQueue
     /// <inheritdoc />
     public void Enqueue(in QueuedWorkItem item)
     {
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             _items.Enqueue(item);
             _count = _items.Count;
@@ -40,7 +46,7 @@ public sealed class LockedWorkQueue : IWorkQueue
             return false;
         }
 
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             bool taken = _items.TryDequeue(out item);
             _count = _items.Count;

@@ -1,3 +1,6 @@
+using System.Runtime.CompilerServices;
+using SlimPool.Queues;
+
 namespace SlimPool.Workers;
 
 /// <summary>
@@ -8,9 +11,11 @@ namespace SlimPool.Workers;
 /// pool's waits are not interruptible; it survives such an item, and so must SlimPool). A worker drops a pending
 /// interrupt before its idle protocol begins (<see cref="DropPending"/>), and the waits where a thread may park drop
 /// one that arrives meanwhile (<see cref="MonitorWait"/>, <see cref="WaitOne"/>), as a spurious wake-up would end them.
-/// The locks of the wake-up, idle, exit and back-pressure protocols, which producers take too, neither throw at one nor
-/// drop it (<see cref="Hold(Lock)"/>): they give it back to the thread once released. The pool's other locks still throw
-/// at an interrupt pending on a thread that contends them.
+/// The locks of the wake-up, idle, exit and back-pressure protocols, and of the queues the pool ships (the locked queue's,
+/// a lock-free ring's growth), which producers take too, neither throw at one nor drop it (<see cref="Hold(Lock)"/>):
+/// they give it back to the thread once released; a dequeue from a queue of the user's own is retried the same way
+/// (<see cref="TryDequeue"/>). The pool's other locks (its shutdown's, a group's shutdown's, the worker set's, the
+/// idle waiters', the list of groups) still throw at an interrupt pending on a thread that contends them.
 /// </summary>
 internal static class ThreadInterrupts
 {
@@ -103,6 +108,45 @@ internal static class ThreadInterrupts
             catch (ThreadInterruptedException) when (!taken)
             {
                 interrupted = true;
+            }
+        }
+    }
+
+    /// <summary>
+    /// <see cref="IWorkQueue.TryDequeue"/> on a thread that may have an interrupt pending (a worker after an item that
+    /// left one, the thread that takes a shutdown's leftovers): a queue whose dequeue waits for a contended lock (a queue
+    /// of the user's own, <see cref="SlimThreadPoolOptions.QueueFactory"/>) throws there, before it took anything, and
+    /// out of a worker's loop that would end the process. The dequeue is tried again and the interrupt given back
+    /// after, for the thread's next wait (the next item's), as <see cref="Hold(Lock)"/> gives it back. The try costs
+    /// nothing until an interrupt is thrown.
+    /// </summary>
+    public static bool TryDequeue(IWorkQueue queue, out QueuedWorkItem item)
+    {
+        try
+        {
+            return queue.TryDequeue(out item);
+        }
+        catch (ThreadInterruptedException)
+        {
+            return TryDequeueInterrupted(queue, out item);
+        }
+    }
+
+    // The retry after an interrupt was taken: again until a dequeue returns, then the interrupt goes back to the thread.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static bool TryDequeueInterrupted(IWorkQueue queue, out QueuedWorkItem item)
+    {
+        while (true)
+        {
+            try
+            {
+                bool taken = queue.TryDequeue(out item);
+                Thread.CurrentThread.Interrupt();
+                return taken;
+            }
+            catch (ThreadInterruptedException)
+            {
+                // another landed meanwhile: one is given back for both
             }
         }
     }

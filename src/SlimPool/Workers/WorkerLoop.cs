@@ -321,7 +321,7 @@ internal sealed class WorkerLoop
 
     private bool TryDequeue(WorkStealingWorkQueue? workStealing, WorkerQueues? ownQueues, out QueuedWorkItem item)
     {
-        if (workStealing is not null ? workStealing.TryDequeue(ownQueues, out item) : _queue.TryDequeue(out item))
+        if (workStealing is not null ? workStealing.TryDequeue(ownQueues, out item) : ThreadInterrupts.TryDequeue(_queue, out item))
         {
             _gate?.Release(); // the item's capacity slot
             return true;

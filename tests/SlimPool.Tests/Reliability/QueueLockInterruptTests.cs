@@ -1,0 +1,179 @@
+using System.Collections.Concurrent;
+using System.Reflection;
+using SlimPool.Queues;
+using SlimPool.Tests.Infrastructure;
+
+namespace SlimPool.Tests.Reliability;
+
+/// <summary>
+/// An interrupt pending on a thread that waits for a queue's lock: a worker's, left by the item it ran, as its next
+/// dequeue waits for the locked queue's lock (contended by a producer) or for a lock inside a queue of the user's own
+/// (<see cref="SlimThreadPoolOptions.QueueFactory"/>); a producer's, as its publish waits for the locked queue's lock.
+/// The wait threw: out of the worker's loop, ending the process; out of a group's first <c>Queue</c>, with the item
+/// accepted and the group's turn taken and never queued, so the group ran none of its items again. The worker must take
+/// the item and the producer's call return, the interrupt kept for the thread's next wait, as on the built-in pool. A
+/// failure in the worker's case ends the test host.
+/// </summary>
+public sealed class QueueLockInterruptTests
+{
+    [Fact]
+    public void LockedQueue_InterruptPendingWhileTheDequeueWaitsForItsLock_WorkerRunsTheNextItem()
+    {
+        var queue = new LockedWorkQueue();
+        var queueLock = (Lock)typeof(LockedWorkQueue).GetField("_lock", BindingFlags.NonPublic | BindingFlags.Instance)!.GetValue(queue)!;
+        AssertNextItemRunsWithTheInterruptPending(queue, queueLock);
+    }
+
+    [Fact]
+    public void CustomQueue_InterruptPendingWhileItsDequeueWaitsForALock_WorkerRunsTheNextItem()
+    {
+        var queue = new LockingQueue();
+        AssertNextItemRunsWithTheInterruptPending(queue, queue.Gate);
+    }
+
+    // The producer's side: a group's first item takes the group's turn and publishes it into the locked queue, whose lock
+    // a worker holds. With an interrupt pending on the producer, the lock's wait threw out of the publish with the turn
+    // taken and never queued: the item stayed accepted, and the group ran none of its items again.
+    [Fact]
+    public void LockedQueue_InterruptPendingOnAProducerWhileThePublishWaitsForItsLock_GroupRunsItsItems()
+    {
+        var queue = new LockedWorkQueue();
+        var queueLock = (Lock)typeof(LockedWorkQueue).GetField("_lock", BindingFlags.NonPublic | BindingFlags.Instance)!.GetValue(queue)!;
+        SlimThreadPool pool = TestPools.Create(workers: 1, configure: o => o.QueueFactory = () => queue);
+        try
+        {
+            SlimThreadPoolGroup group = pool.CreateGroup();
+            using var firstRan = new ManualResetEventSlim();
+            using var secondRan = new ManualResetEventSlim();
+            using var queueing = new ManualResetEventSlim();
+            Exception? thrown = null;
+            bool? stillPending = null;
+            var producer = new Thread(() =>
+            {
+                Thread.CurrentThread.Interrupt();
+                queueing.Set();
+                try
+                {
+                    group.Queue(firstRan.Set);
+                }
+                catch (Exception exception)
+                {
+                    thrown = exception;
+                }
+
+                try
+                {
+                    Thread.Sleep(0);
+                    stillPending = false;
+                }
+                catch (ThreadInterruptedException)
+                {
+                    stillPending = true;
+                }
+            });
+
+            queueLock.Enter();
+            try
+            {
+                producer.Start();
+                Bounded.Wait(queueing, "the producer to queue");
+                Thread.Sleep(200); // the publish spins, then waits for the lock, the interrupt pending
+            }
+            finally
+            {
+                queueLock.Exit();
+            }
+
+            Assert.True(producer.Join(Bounded.Timeout), "the producer did not return");
+            Assert.Null(thrown);
+            Assert.True(stillPending, "the producer's interrupt was dropped, not kept for its next wait");
+            Bounded.Wait(firstRan, "the group's first item");
+            group.Queue(secondRan.Set);
+            Bounded.Wait(secondRan, "the group's next item");
+        }
+        finally
+        {
+            Bounded.Run(pool.Dispose, "the pool's dispose");
+        }
+    }
+
+    // One worker runs an item that waits until a second item is queued and the queue's lock is held by this thread, then
+    // interrupts its own thread and returns: the worker's dequeue of the second item blocks on the lock with the
+    // interrupt pending. Once the lock is released the second item must run, and meet the interrupt at its first wait.
+    private static void AssertNextItemRunsWithTheInterruptPending(IWorkQueue queue, Lock queueLock)
+    {
+        SlimThreadPool pool = TestPools.Create(workers: 1, configure: o => o.QueueFactory = () => queue);
+        try
+        {
+            using var running = new ManualResetEventSlim();
+            using var go = new ManualResetEventSlim();
+            using var returned = new ManualResetEventSlim();
+            using var secondRan = new ManualResetEventSlim();
+            bool? secondSawInterrupt = null;
+            pool.Queue(() =>
+            {
+                running.Set();
+                go.Wait(Bounded.Timeout);
+                Thread.CurrentThread.Interrupt();
+                returned.Set();
+            });
+            Bounded.Wait(running, "the interrupting item to start");
+            pool.Queue(() =>
+            {
+                try
+                {
+                    Thread.Sleep(0);
+                    secondSawInterrupt = false;
+                }
+                catch (ThreadInterruptedException)
+                {
+                    secondSawInterrupt = true;
+                }
+
+                secondRan.Set();
+            });
+
+            queueLock.Enter();
+            try
+            {
+                go.Set();
+                Bounded.Wait(returned, "the interrupting item to return");
+                Thread.Sleep(200); // the worker's dequeue spins, then waits for the lock, the interrupt pending
+            }
+            finally
+            {
+                queueLock.Exit();
+            }
+
+            Bounded.Wait(secondRan, "the item after the interrupt");
+            Assert.Equal(1, pool.LiveWorkerCount);
+            Assert.True(secondSawInterrupt, "the interrupt the first item left was dropped, not kept for the thread's next wait");
+        }
+        finally
+        {
+            Bounded.Run(pool.Dispose, "the pool's dispose");
+        }
+    }
+
+    /// <summary>A user's queue: a concurrent queue whose dequeue takes a lock.</summary>
+    private sealed class LockingQueue : IWorkQueue
+    {
+        private readonly ConcurrentQueue<QueuedWorkItem> _items = new();
+
+        public Lock Gate { get; } = new();
+
+        public bool IsEmpty => _items.IsEmpty;
+
+        public int Count => _items.Count;
+
+        public void Enqueue(in QueuedWorkItem item) => _items.Enqueue(item);
+
+        public bool TryDequeue(out QueuedWorkItem item)
+        {
+            lock (Gate)
+            {
+                return _items.TryDequeue(out item);
+            }
+        }
+    }
+}
