@@ -1,3 +1,5 @@
+using SlimPool.Workers;
+
 namespace SlimPool.Lifecycle;
 
 /// <summary>
@@ -15,6 +17,9 @@ namespace SlimPool.Lifecycle;
 /// not be completed by the earlier verdict. So whoever tests first reads <see cref="Registered"/>, then tests, then
 /// completes only the waiters numbered up to what it read (<see cref="CompleteUpTo"/>): each of those registered before
 /// the test, which found the owner idle after their call.</para>
+/// <para><b>Interrupts.</b> A group's turn completes its waiters on a worker, between two of the group's items, where the
+/// item before may have left an interrupt pending: the lock is held through <see cref="ThreadInterrupts.Hold(Lock)"/>, so
+/// a contended one gives the interrupt back after instead of throwing out of the turn before the waiters were told.</para>
 /// </remarks>
 internal sealed class IdleWaiters
 {
@@ -44,7 +49,7 @@ internal sealed class IdleWaiters
 
         var waiter = new TaskCompletionSource(TaskCreationOptions.RunContinuationsAsynchronously);
         long number;
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             number = Interlocked.Increment(ref _registered);
             _waiters.Add((waiter, number));
@@ -65,7 +70,7 @@ internal sealed class IdleWaiters
     /// </summary>
     public void CompleteUpTo(long registered)
     {
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             int done = 0;
             while (done < _waiters.Count && _waiters[done].Number <= registered)
@@ -91,7 +96,7 @@ internal sealed class IdleWaiters
         }
         catch (OperationCanceledException) when (cancellationToken.IsCancellationRequested && !waiter.Task.IsCompleted)
         {
-            lock (_lock)
+            using (ThreadInterrupts.Hold(_lock))
             {
                 int index = _waiters.FindIndex(entry => entry.Waiter == waiter);
                 if (index >= 0)

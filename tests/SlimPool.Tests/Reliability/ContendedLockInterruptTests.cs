@@ -6,15 +6,16 @@ using SlimPool.Tests.Infrastructure;
 namespace SlimPool.Tests.Reliability;
 
 /// <summary>
-/// An interrupt pending on a thread that waits for a queue's lock: a worker's, left by the item it ran, as its next
-/// dequeue waits for the locked queue's lock (contended by a producer) or for a lock inside a queue of the user's own
-/// (<see cref="SlimThreadPoolOptions.QueueFactory"/>); a producer's, as its publish waits for the locked queue's lock.
-/// The wait threw: out of the worker's loop, ending the process; out of a group's first <c>Queue</c>, with the item
-/// accepted and the group's turn taken and never queued, so the group ran none of its items again. The worker must take
-/// the item and the producer's call return, the interrupt kept for the thread's next wait, as on the built-in pool. A
-/// failure in the worker's case ends the test host.
+/// An interrupt pending on a thread that waits for one of the pool's locks in the middle of its protocol: a worker's,
+/// left by the item it ran, as its next dequeue waits for the locked queue's lock (contended by a producer) or for a lock
+/// inside a queue of the user's own (<see cref="SlimThreadPoolOptions.QueueFactory"/>), or as a group's turn ends and
+/// completes an idle waiter; a producer's, as its publish waits for the locked queue's lock. The wait threw: out of the
+/// worker's loop, ending the process; out of a group's first <c>Queue</c>, with the item accepted and the group's turn
+/// taken and never queued, so the group ran none of its items again; out of the turn's end, so the idle wait hung. The
+/// protocol must finish and the interrupt stay pending for the thread's next wait, as on the built-in pool. A failure in
+/// the worker's dequeue ends the test host.
 /// </summary>
-public sealed class QueueLockInterruptTests
+public sealed class ContendedLockInterruptTests
 {
     [Fact]
     public void LockedQueue_InterruptPendingWhileTheDequeueWaitsForItsLock_WorkerRunsTheNextItem()
@@ -96,6 +97,57 @@ public sealed class QueueLockInterruptTests
             Bounded.Run(pool.Dispose, "the pool's dispose");
         }
     }
+
+    // A group's last item leaves its thread interrupted while someone waits for the group to be idle: the turn's end
+    // completes the waiter under the waiters' lock, here contended. The wait threw out of the turn, after the turn was
+    // given back and before the waiters were completed: the idle wait hung, and the pool reported the interrupt as an
+    // item's exception.
+    [Fact]
+    public void Group_InterruptPendingWhileItsTurnCompletesAnIdleWaiter_TheIdleWaitCompletes()
+    {
+        SlimThreadPool pool = TestPools.Create(workers: 1);
+        try
+        {
+            SlimThreadPoolGroup group = pool.CreateGroup();
+            using var go = new ManualResetEventSlim();
+            using var returned = new ManualResetEventSlim();
+            group.Queue(() =>
+            {
+                go.Wait(Bounded.Timeout);
+                Thread.CurrentThread.Interrupt();
+                returned.Set();
+            });
+            Task idle = group.WaitForIdleAsync();
+            object turns = PrivateField(group, "_turns");
+            object waiters = PrivateField(turns, "_idleWaiters");
+            var waitersLock = (Lock)PrivateField(waiters, "_lock");
+
+            waitersLock.Enter();
+            try
+            {
+                go.Set();
+                Bounded.Wait(returned, "the interrupting item to return");
+                Thread.Sleep(200); // the turn's end spins, then waits for the lock, the interrupt pending
+            }
+            finally
+            {
+                waitersLock.Exit();
+            }
+
+            Bounded.Wait(idle, "the group's idle wait");
+            using var next = new ManualResetEventSlim();
+            group.Queue(next.Set);
+            Bounded.Wait(next, "the group's next item");
+            Assert.Equal(0, pool.UnhandledExceptionCount);
+        }
+        finally
+        {
+            Bounded.Run(pool.Dispose, "the pool's dispose");
+        }
+    }
+
+    private static object PrivateField(object owner, string name) =>
+        owner.GetType().GetField(name, BindingFlags.NonPublic | BindingFlags.Instance)!.GetValue(owner)!;
 
     // One worker runs an item that waits until a second item is queued and the queue's lock is held by this thread, then
     // interrupts its own thread and returns: the worker's dequeue of the second item blocks on the lock with the
