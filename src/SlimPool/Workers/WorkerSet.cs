@@ -16,6 +16,10 @@ namespace SlimPool.Workers;
 /// decrements <c>_live</c> (a full fence) and then reads <c>_blocked</c>. Either the blocker sees the spare gone and
 /// starts another, or the spare sees the blocker and stays (store-buffer pattern; both may act, which only leaves
 /// one spare too many for a while).</para>
+/// <para><b>Interrupts.</b> <c>_lock</c> is held through <see cref="ThreadInterrupts.Hold(Lock)"/>: a shutdown begun on a
+/// thread with an interrupt pending (a producer's, or one an item left on a worker) tells this set under it after the
+/// shutdown's flag is set for good, and a throw between the two left the workers never told to stop and every later
+/// Dispose waiting for ever.</para>
 /// </remarks>
 internal sealed class WorkerSet
 {
@@ -71,7 +75,7 @@ internal sealed class WorkerSet
     /// <summary>The pool's abandon began: no spare starts from now on, and the workers waiting to leave a drain leave.</summary>
     public void Abandon()
     {
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             _abandoning = true;
         }
@@ -85,7 +89,7 @@ internal sealed class WorkerSet
     /// </summary>
     public void MarkLeaving()
     {
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             _leaving = true;
         }
@@ -95,7 +99,7 @@ internal sealed class WorkerSet
     public void StartPermanentWorkers()
     {
         var started = new Thread[_workerCount];
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             for (int i = 0; i < _workerCount; i++)
             {
@@ -234,7 +238,7 @@ internal sealed class WorkerSet
     {
         Thread thread;
         int index;
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             if ((_closed && (!whileClosed || _leaving)) || _abandoning || (index = FreeSpareSlot()) < 0)
             {
@@ -256,7 +260,7 @@ internal sealed class WorkerSet
             // before its first look, so neither the live count, a drain's exit barrier nor the guard's clocks wait on
             // a thread that will never run; the pool goes on with the threads it has, and the caller (the guard, a
             // blocking scope) may ask again later.
-            lock (_lock)
+            using (ThreadInterrupts.Hold(_lock))
             {
                 _threads[index] = null;
             }
@@ -343,7 +347,7 @@ internal sealed class WorkerSet
             return;
         }
 
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             _threads[index] = null;
         }
@@ -368,7 +372,7 @@ internal sealed class WorkerSet
     /// </summary>
     public void Close()
     {
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             _closed = true;
         }
@@ -378,7 +382,7 @@ internal sealed class WorkerSet
     {
         get
         {
-            lock (_lock)
+            using (ThreadInterrupts.Hold(_lock))
             {
                 return _closed;
             }
@@ -389,7 +393,7 @@ internal sealed class WorkerSet
     public void Join()
     {
         Thread?[] threads;
-        lock (_lock)
+        using (ThreadInterrupts.Hold(_lock))
         {
             threads = [.. _threads];
         }

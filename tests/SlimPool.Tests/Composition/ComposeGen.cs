@@ -103,7 +103,7 @@ internal static class ComposeGen
             {
                 int amountOfKind = kind switch
                 {
-                    ItemKind.Compute or ItemKind.Cancelled or ItemKind.CancelledWhileQueued or ItemKind.Continuation => amount * 10,
+                    ItemKind.Compute or ItemKind.Cancelled or ItemKind.CancelledWhileQueued or ItemKind.Continuation or ItemKind.Interrupt => amount * 10,
                     ItemKind.Chain => scope.LongChains && longChain == 19 ? amount * 4_000 : 2 + (amount * 8),
                     ItemKind.Async => 1 + (amount % 3),
                     _ => amount,

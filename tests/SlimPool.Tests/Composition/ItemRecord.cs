@@ -129,15 +129,24 @@ internal sealed class ItemRecord : IWorkItem
             switch (Spec.Kind)
             {
                 case ItemKind.Block or ItemKind.LongRunning:
-                    Thread.Sleep(Spec.Amount);
+                    SleepThroughInterrupts(Spec.Amount);
                     break;
                 case ItemKind.BlockHinted:
-                    _run.Pool.RunBlocking(() => Thread.Sleep(Spec.Amount));
+                    BlockInAScope(_run.Pool, Spec.Amount);
+                    break;
+                case ItemKind.Interrupt:
+                    Spin(Spec.Amount);
+                    if (_run.IsWorker(Thread.CurrentThread.Name))
+                    {
+                        Thread.CurrentThread.Interrupt(); // left pending as the item returns
+                    }
+
                     break;
                 case ItemKind.Throw:
                     throw new ComposeItemException(Label);
                 case ItemKind.Send:
                     Spin(2);
+                    DropPendingInterrupt(); // the Send's wait would throw at one an Interrupt item left
                     _run.SendFrom(this);
                     break;
                 case ItemKind.Chain:
@@ -180,6 +189,53 @@ internal sealed class ItemRecord : IWorkItem
 
             step.AwaitSeq = _run.Ledger.Next();
             await Task.Yield();
+        }
+    }
+
+    // An Interrupt item before this one on the same worker may have left the thread interrupted: a blocking item sleeps
+    // its whole length all the same (the interrupt is taken here, as a user's wait takes it), so that the ledger sees
+    // only what the pool does with the interrupt.
+    private static void SleepThroughInterrupts(int milliseconds)
+    {
+        long until = Environment.TickCount64 + milliseconds;
+        while (true)
+        {
+            try
+            {
+                Thread.Sleep((int)Math.Max(0, until - Environment.TickCount64));
+                return;
+            }
+            catch (ThreadInterruptedException)
+            {
+            }
+        }
+    }
+
+    // A blocking scope's entry takes the worker set's lock to start a spare, which throws at a pending interrupt when
+    // contended (a call of the item's own, as its own wait would): before the scope opened, so the call is made again.
+    private static void BlockInAScope(SlimThreadPool pool, int milliseconds)
+    {
+        while (true)
+        {
+            try
+            {
+                pool.RunBlocking(() => SleepThroughInterrupts(milliseconds));
+                return;
+            }
+            catch (ThreadInterruptedException)
+            {
+            }
+        }
+    }
+
+    private static void DropPendingInterrupt()
+    {
+        try
+        {
+            Thread.Sleep(0);
+        }
+        catch (ThreadInterruptedException)
+        {
         }
     }
 

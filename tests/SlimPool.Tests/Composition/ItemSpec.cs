@@ -52,6 +52,7 @@ internal sealed record ItemSpec(int Group, ItemKind Kind, WorkItemPriority Prior
         string body = Kind switch
         {
             ItemKind.Compute => $"Compute, Item(\"{label}\", us: {Amount})",
+            ItemKind.Interrupt => $"ComputeThenInterrupt, Item(\"{label}\", us: {Amount})",
             ItemKind.Block => $"Block, Item(\"{label}\", ms: {Amount})",
             ItemKind.BlockHinted => $"BlockInRunBlocking, Item(\"{label}\", ms: {Amount})",
             ItemKind.Throw => $"Throw, Item(\"{label}\")",

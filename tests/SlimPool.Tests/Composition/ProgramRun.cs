@@ -275,7 +275,7 @@ internal sealed partial class ProgramRun
         }
         else
         {
-            Ledger.Surprises.Enqueue($"the pool reported an exception no item threw: {exception.GetType().Name}: {exception.Message}");
+            Ledger.Surprises.Enqueue($"the pool reported an exception no item threw: {exception}");
         }
     }
 

@@ -146,6 +146,48 @@ public sealed class ContendedLockInterruptTests
         }
     }
 
+    // A Dispose called on a thread with an interrupt pending (a producer's, or an item's left on a worker) begins the
+    // shutdown (its flag set once, for good) and then tells the worker set, under its lock, here contended. The wait
+    // threw between the two: the caller saw the interrupt, but the workers were never told to stop and the finish never
+    // started, so every later Dispose waited for ever.
+    [Fact]
+    public void Dispose_InterruptPendingWhileItTellsTheWorkersUnderTheirContendedLock_TheShutdownFinishes()
+    {
+        SlimThreadPool pool = TestPools.Create(workers: 1);
+        var workersLock = (Lock)PrivateField(PrivateField(pool, "_workerSet"), "_lock");
+        using var disposing = new ManualResetEventSlim();
+        var caller = new Thread(() =>
+        {
+            Thread.CurrentThread.Interrupt();
+            disposing.Set();
+            try
+            {
+                pool.Dispose();
+            }
+            catch (ThreadInterruptedException)
+            {
+                // the call's own wait for the workers may meet it: the caller's, as any wait's
+            }
+        });
+
+        workersLock.Enter();
+        try
+        {
+            caller.Start();
+            Bounded.Wait(disposing, "the caller to dispose");
+            Thread.Sleep(200); // the shutdown's begin spins, then waits for the lock, the interrupt pending
+        }
+        finally
+        {
+            workersLock.Exit();
+        }
+
+        Assert.True(caller.Join(Bounded.Timeout), "the interrupted Dispose did not return");
+        Bounded.Run(pool.Dispose, "a later Dispose");
+        Assert.True(pool.IsShutDown);
+        Assert.Equal(0, pool.LiveWorkerCount);
+    }
+
     private static object PrivateField(object owner, string name) =>
         owner.GetType().GetField(name, BindingFlags.NonPublic | BindingFlags.Instance)!.GetValue(owner)!;
 
