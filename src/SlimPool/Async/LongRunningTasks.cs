@@ -1,3 +1,5 @@
+using SlimPool.Workers;
+
 namespace SlimPool.Async;
 
 /// <summary>
@@ -55,8 +57,12 @@ internal sealed class LongRunningTasks
         }
         finally
         {
+            // The thread is the pool's own and ends after this: an interrupt the task left pending is nobody's, and must
+            // not throw at the count's lock below (out of the thread: the process would end, and the task never counted
+            // out, the shutdown waiting for it for ever). One that lands meanwhile is held off the same way.
             t_running = null;
-            lock (_lock)
+            ThreadInterrupts.DropPending();
+            using (ThreadInterrupts.Hold(_lock))
             {
                 // Even if it threw: a task counted in for ever would hold the shutdown for ever.
                 last = Interlocked.Decrement(ref _count) == 0;

@@ -386,13 +386,27 @@ internal sealed class ShutdownCoordinator
                 done = new ShutdownResult(abandon ? ShutdownMode.Abandon : ShutdownMode.Drain, abandoned, runningWorkItemCount: 0);
             }
 
-            Volatile.Write(ref _shutdownResult, done);
+            // The leftovers ran on this thread, and one may have left it interrupted: the finish's own steps (the slow-item
+            // watch's join, the meter, the idle waiters) must not throw at it half-way. It is given back after them, for
+            // the thread's next wait, as after an item anywhere.
+            bool interrupted = ThreadInterrupts.DropPending();
+            try
+            {
+                Volatile.Write(ref _shutdownResult, done);
 
-            // Inside the lock: Dispose and the shutdown task's continuation both come here, and the one that loses the
-            // lock returns the result above only once the winner has also disposed the meter and released the idle
-            // waiters, so Dispose never returns before them. A re-entrant call from _onFinished (a meter listener that
-            // disposes the pool) finds the result set and returns at once.
-            _onFinished();
+                // Inside the lock: Dispose and the shutdown task's continuation both come here, and the one that loses the
+                // lock returns the result above only once the winner has also disposed the meter and released the idle
+                // waiters, so Dispose never returns before them. A re-entrant call from _onFinished (a meter listener that
+                // disposes the pool) finds the result set and returns at once.
+                _onFinished();
+            }
+            finally
+            {
+                if (interrupted)
+                {
+                    Thread.CurrentThread.Interrupt();
+                }
+            }
         }
 
         return done;

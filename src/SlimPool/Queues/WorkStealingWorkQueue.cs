@@ -1,3 +1,4 @@
+using SlimPool.Workers;
 using System.Diagnostics;
 
 namespace SlimPool.Queues;
@@ -369,7 +370,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
         ArgumentOutOfRangeException.ThrowIfNegative(workerIndex);
         var local = new WorkerQueues(this, workerIndex);
         (nuint Low, nuint High) stack = AttachedStacks.CurrentThreadStack();
-        lock (_attachLock)
+        using (ThreadInterrupts.Hold(_attachLock))
         {
             WorkerQueues?[] locals = _locals;
             if (workerIndex < locals.Length && locals[workerIndex] is not null)
@@ -403,7 +404,7 @@ public sealed class WorkStealingWorkQueue : IWorkQueue, IFencedEnqueue
             _injection.Enqueue(item);
         }
 
-        lock (_attachLock)
+        using (ThreadInterrupts.Hold(_attachLock))
         {
             var copy = (WorkerQueues?[])_locals.Clone();
             copy[workerIndex] = null;
