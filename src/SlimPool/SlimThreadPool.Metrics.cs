@@ -76,7 +76,22 @@ public sealed partial class SlimThreadPool
             "Time from an item's start to its return, one item in 64 per worker; recorded only while a listener is enabled.",
             tags: null,
             advice: new InstrumentAdvice<double> { HistogramBucketBoundaries = [1e-7, 1e-6, 5e-6, 1e-5, 5e-5, 1e-4, 5e-4, 1e-3, 5e-3, 1e-2, 5e-2, 0.1, 0.5, 1] });
-        return (meter, queueWait, elapsed => queueWait.Record(elapsed.TotalSeconds, tag), new WorkItemDurations(duration, _name));
+        // Both are recorded on the workers, outside an item's own try (the queue wait before the item runs): a listener
+        // that throws is reported like an item, never let out where it would lose the item or end the worker.
+        Workers.WorkItemRunner runner = _runner;
+        void RecordQueueWait(TimeSpan elapsed)
+        {
+            try
+            {
+                queueWait.Record(elapsed.TotalSeconds, tag);
+            }
+            catch (Exception exception)
+            {
+                runner.ReportUnhandled(exception);
+            }
+        }
+
+        return (meter, queueWait, RecordQueueWait, new WorkItemDurations(duration, _name, runner.ReportUnhandled));
     }
 
     // One measurement per group not yet shut down, tagged with the pool's and the group's names.

@@ -18,7 +18,7 @@ namespace SlimPool.Diagnostics;
 /// worker (a shutdown's drain on the caller's thread, a full bounded <c>Queue</c> running the item inline) are not
 /// timed.
 /// </remarks>
-internal sealed class WorkItemDurations(Histogram<double> histogram, string poolName)
+internal sealed class WorkItemDurations(Histogram<double> histogram, string poolName, Action<Exception> reportListenerFault)
 {
     /// <summary>One item in this many is timed on each thread, as the queue wait samples its items.</summary>
     public const int SampleInterval = 64;
@@ -39,13 +39,22 @@ internal sealed class WorkItemDurations(Histogram<double> histogram, string pool
     public void Record(long startedAt, SlimThreadPoolGroup? group)
     {
         double seconds = Stopwatch.GetElapsedTime(startedAt).TotalSeconds;
-        if (group is null)
+        try
         {
-            histogram.Record(seconds, _poolTag);
+            if (group is null)
+            {
+                histogram.Record(seconds, _poolTag);
+            }
+            else
+            {
+                histogram.Record(seconds, _poolTag, new KeyValuePair<string, object?>(SlimThreadPool.GroupNameTag, group.Name));
+            }
         }
-        else
+        catch (Exception exception)
         {
-            histogram.Record(seconds, _poolTag, new KeyValuePair<string, object?>(SlimThreadPool.GroupNameTag, group.Name));
+            // A listener's callback runs inside Record, on the worker, after the item's own try: its exception is reported
+            // as an item's is, and never leaves here (out of the worker's loop, or out of a group's turn half-way).
+            reportListenerFault(exception);
         }
     }
 }
