@@ -31,7 +31,26 @@ internal sealed class DurationRecords : IDisposable
                 group = tag.Key == SlimThreadPool.GroupNameTag ? tag.Value as string : group;
             }
 
-            _records.Enqueue((value, pool, group));
+            // On the worker, right after the item: an Interrupt item's interrupt may be pending, and the queue's growth
+            // takes a lock, which would throw at it (before enqueueing). Taken, retried, and given back for the pool.
+            bool interrupted = false;
+            while (true)
+            {
+                try
+                {
+                    _records.Enqueue((value, pool, group));
+                    break;
+                }
+                catch (ThreadInterruptedException)
+                {
+                    interrupted = true;
+                }
+            }
+
+            if (interrupted)
+            {
+                Thread.CurrentThread.Interrupt();
+            }
         });
         _listener.Start();
     }

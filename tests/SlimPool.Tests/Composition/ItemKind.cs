@@ -61,8 +61,8 @@ internal enum ItemKind
     /// Spins for <see cref="ItemSpec.Amount"/> microseconds, then, on one of the pool's workers, leaves its thread
     /// interrupted as it returns (<c>Thread.CurrentThread.Interrupt()</c>, as a watchdog's interrupt that comes late): the
     /// pool's own protocol on that thread (the next dequeue, a group turn's end, a publish, the idle entry) must neither
-    /// throw at it nor leave a step half done; the thread's next wait meets it, as on the built-in pool. The ledger's
-    /// own waits in later items take it (a blocking item sleeps its whole length, a Send drops it first), so only the
+    /// throw at it nor leave a step half done; the thread's next wait meets it, as on the built-in pool. The next item's
+    /// step takes it as it starts, before its record-keeping, as a user's item that waits would (ItemRecord), so only the
     /// pool's reaction is checked. Off the workers (an item a shutdown or a producer runs itself) it does not interrupt.
     /// </summary>
     Interrupt,

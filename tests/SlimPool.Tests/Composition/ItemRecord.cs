@@ -1,3 +1,4 @@
+using SlimPool.Workers;
 using System.Diagnostics;
 
 namespace SlimPool.Tests.Composition;
@@ -129,24 +130,15 @@ internal sealed class ItemRecord : IWorkItem
             switch (Spec.Kind)
             {
                 case ItemKind.Block or ItemKind.LongRunning:
-                    SleepThroughInterrupts(Spec.Amount);
+                    Thread.Sleep(Spec.Amount);
                     break;
                 case ItemKind.BlockHinted:
-                    BlockInAScope(_run.Pool, Spec.Amount);
-                    break;
-                case ItemKind.Interrupt:
-                    Spin(Spec.Amount);
-                    if (_run.IsWorker(Thread.CurrentThread.Name))
-                    {
-                        Thread.CurrentThread.Interrupt(); // left pending as the item returns
-                    }
-
+                    _run.Pool.RunBlocking(() => Thread.Sleep(Spec.Amount));
                     break;
                 case ItemKind.Throw:
                     throw new ComposeItemException(Label);
                 case ItemKind.Send:
                     Spin(2);
-                    DropPendingInterrupt(); // the Send's wait would throw at one an Interrupt item left
                     _run.SendFrom(this);
                     break;
                 case ItemKind.Chain:
@@ -165,6 +157,11 @@ internal sealed class ItemRecord : IWorkItem
         finally
         {
             Exit(0, step);
+        }
+
+        if (Spec.Kind == ItemKind.Interrupt && _run.IsWorker(Thread.CurrentThread.Name))
+        {
+            Thread.CurrentThread.Interrupt(); // after its record is complete: left pending as the item returns
         }
     }
 
@@ -192,53 +189,6 @@ internal sealed class ItemRecord : IWorkItem
         }
     }
 
-    // An Interrupt item before this one on the same worker may have left the thread interrupted: a blocking item sleeps
-    // its whole length all the same (the interrupt is taken here, as a user's wait takes it), so that the ledger sees
-    // only what the pool does with the interrupt.
-    private static void SleepThroughInterrupts(int milliseconds)
-    {
-        long until = Environment.TickCount64 + milliseconds;
-        while (true)
-        {
-            try
-            {
-                Thread.Sleep((int)Math.Max(0, until - Environment.TickCount64));
-                return;
-            }
-            catch (ThreadInterruptedException)
-            {
-            }
-        }
-    }
-
-    // A blocking scope's entry takes the worker set's lock to start a spare, which throws at a pending interrupt when
-    // contended (a call of the item's own, as its own wait would): before the scope opened, so the call is made again.
-    private static void BlockInAScope(SlimThreadPool pool, int milliseconds)
-    {
-        while (true)
-        {
-            try
-            {
-                pool.RunBlocking(() => SleepThroughInterrupts(milliseconds));
-                return;
-            }
-            catch (ThreadInterruptedException)
-            {
-            }
-        }
-    }
-
-    private static void DropPendingInterrupt()
-    {
-        try
-        {
-            Thread.Sleep(0);
-        }
-        catch (ThreadInterruptedException)
-        {
-        }
-    }
-
     private static void Spin(int microseconds)
     {
         long until = Stopwatch.GetTimestamp() + (microseconds * Stopwatch.Frequency / 1_000_000);
@@ -250,6 +200,10 @@ internal sealed class ItemRecord : IWorkItem
 
     private StepRecord Enter(int index)
     {
+        // An Interrupt item before this one on the thread left it interrupted for the pool's protocol between the two; the
+        // step's own record-keeping (concurrent collections, whose growth takes a lock) starts without it, so the ledger
+        // checks only what the pool did with it, as a user's item that waits would have taken it.
+        ThreadInterrupts.DropPending();
         StepRecord step = Steps[index];
         bool byTest = t_byTest;
         _ = step.Start(_run.Ledger.Next(), _run.Ledger.Elapsed, byTest, ProgramRun.Local.Value, ProgramRun.HookLocal.Value);
