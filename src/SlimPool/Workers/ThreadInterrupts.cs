@@ -12,12 +12,13 @@ namespace SlimPool.Workers;
 /// interrupt before its idle protocol begins (<see cref="DropPending"/>), and the waits where a thread may park drop
 /// one that arrives meanwhile (<see cref="MonitorWait"/>, <see cref="WaitOne"/>), as a spurious wake-up would end them.
 /// The locks of the wake-up, idle, exit and back-pressure protocols, of the queues the pool ships (the locked queue's,
-/// a lock-free ring's growth, the work-stealing queue's attach lock), of the idle waiters (a group's turn completes them as it ends) and of the worker set (a
-/// shutdown's begin tells it after setting its flag for good), which producers and workers take in the middle of a
-/// protocol, neither throw at one nor drop it (<see cref="Hold(Lock)"/>): they give it back to the thread once
-/// released; a dequeue from a queue of the user's own is retried the same way (<see cref="TryDequeue"/>). The locks a
-/// user's own call takes before it changes anything (a shutdown's finish, a group's shutdown, the list of groups) throw
-/// at an interrupt pending on a thread that contends them, out of that call, as the call's own wait would.
+/// a lock-free ring's growth, the work-stealing queue's attach lock), of the idle waiters (a group's turn completes
+/// them as it ends) and of the worker set (a shutdown's begin tells it after setting its flag for good), which
+/// producers and workers take in the middle of a protocol, neither throw at one nor drop it (<see cref="Hold(Lock)"/>):
+/// they give it back to the thread once released; a dequeue from a queue of the user's own is retried the same way
+/// (<see cref="TryDequeue"/>). The locks a user's own call takes before it changes anything (a shutdown's finish, a
+/// group's shutdown, the list of groups) throw at an interrupt pending on a thread that contends them, out of that
+/// call, as the call's own wait would.
 /// </summary>
 internal static class ThreadInterrupts
 {
