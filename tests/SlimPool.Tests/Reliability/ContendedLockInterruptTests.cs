@@ -73,17 +73,11 @@ public sealed class ContendedLockInterruptTests
                 }
             });
 
-            queueLock.Enter();
-            try
+            HoldThenRelease(queueLock, () =>
             {
                 producer.Start();
                 Bounded.Wait(queueing, "the producer to queue");
-                Thread.Sleep(200); // the publish spins, then waits for the lock, the interrupt pending
-            }
-            finally
-            {
-                queueLock.Exit();
-            }
+            }); // the publish spins, then waits for the lock, the interrupt pending
 
             Assert.True(producer.Join(Bounded.Timeout), "the producer did not return");
             Assert.Null(thrown);
@@ -122,17 +116,11 @@ public sealed class ContendedLockInterruptTests
             object waiters = PrivateField(turns, "_idleWaiters");
             var waitersLock = (Lock)PrivateField(waiters, "_lock");
 
-            waitersLock.Enter();
-            try
+            HoldThenRelease(waitersLock, () =>
             {
                 go.Set();
                 Bounded.Wait(returned, "the interrupting item to return");
-                Thread.Sleep(200); // the turn's end spins, then waits for the lock, the interrupt pending
-            }
-            finally
-            {
-                waitersLock.Exit();
-            }
+            }); // the turn's end spins, then waits for the lock, the interrupt pending
 
             Bounded.Wait(idle, "the group's idle wait");
             using var next = new ManualResetEventSlim();
@@ -170,22 +158,32 @@ public sealed class ContendedLockInterruptTests
             }
         });
 
-        workersLock.Enter();
-        try
+        HoldThenRelease(workersLock, () =>
         {
             caller.Start();
             Bounded.Wait(disposing, "the caller to dispose");
-            Thread.Sleep(200); // the shutdown's begin spins, then waits for the lock, the interrupt pending
-        }
-        finally
-        {
-            workersLock.Exit();
-        }
+        }); // the shutdown's begin spins, then waits for the lock, the interrupt pending
 
         Assert.True(caller.Join(Bounded.Timeout), "the interrupted Dispose did not return");
         Bounded.Run(pool.Dispose, "a later Dispose");
         Assert.True(pool.IsShutDown);
         Assert.Equal(0, pool.LiveWorkerCount);
+    }
+
+    // Holds the lock while `meanwhile` runs and 200 ms after: long enough for the thread under test to spin, then wait
+    // for the lock with its interrupt pending. Then releases it.
+    private static void HoldThenRelease(Lock gate, Action meanwhile)
+    {
+        gate.Enter();
+        try
+        {
+            meanwhile();
+            Thread.Sleep(200);
+        }
+        finally
+        {
+            gate.Exit();
+        }
     }
 
     private static object PrivateField(object owner, string name) =>
@@ -227,17 +225,11 @@ public sealed class ContendedLockInterruptTests
                 secondRan.Set();
             });
 
-            queueLock.Enter();
-            try
+            HoldThenRelease(queueLock, () =>
             {
                 go.Set();
                 Bounded.Wait(returned, "the interrupting item to return");
-                Thread.Sleep(200); // the worker's dequeue spins, then waits for the lock, the interrupt pending
-            }
-            finally
-            {
-                queueLock.Exit();
-            }
+            }); // the worker's dequeue spins, then waits for the lock, the interrupt pending
 
             Bounded.Wait(secondRan, "the item after the interrupt");
             Assert.Equal(1, pool.LiveWorkerCount);
