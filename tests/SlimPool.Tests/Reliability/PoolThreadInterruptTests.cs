@@ -259,11 +259,13 @@ public sealed class PoolThreadInterruptTests
         var setLock = (Lock)workerSet.GetType().GetField("_lock", BindingFlags.NonPublic | BindingFlags.Instance)!.GetValue(workerSet)!;
         using var started = new ManualResetEventSlim();
         bool sawAbandon = false;
+        using var itemDone = new ManualResetEventSlim(); // the early result comes while the item still runs
         CancellationToken abandonToken = pool.AbandonToken;
         pool.Queue(() =>
         {
             started.Set();
             sawAbandon = abandonToken.WaitHandle.WaitOne(TimeSpan.FromSeconds(5)); // stops at the abandon, else in 5 s
+            itemDone.Set();
         });
         Bounded.Wait(started, "the item to start");
         using var cts = new CancellationTokenSource();
@@ -303,6 +305,7 @@ public sealed class PoolThreadInterruptTests
         Assert.True(canceller.Join(Bounded.Timeout), "the canceller did not return");
         bool early = ((IAsyncResult)shutdown).AsyncWaitHandle.WaitOne(TimeSpan.FromSeconds(2));
         ShutdownResult result = Bounded.Result(shutdown, "the shutdown");
+        Bounded.Wait(itemDone, "the item that waits for the abandon");
         Assert.True(early && result.Mode == ShutdownMode.Abandon && sawAbandon,
             $"cancelled drain returned within 2 s: {early}; mode: {result.Mode}; item saw the abandon: {sawAbandon}; Cancel threw: {cancelError}");
     }
