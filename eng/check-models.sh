@@ -56,12 +56,15 @@
 #                             worker that turns busy waking it: WORKERS, CYCLES; broken: BROKEN_RECHECK (the watch parks
 #                             right after announcing), BROKEN_WAKE (a worker turning busy does not read the announcement)
 # Sizes: 2 workers with 2 producers x 1 item, or 1 producer x 3 items; a steal's grace (DECLINES, one failed
-# dequeue with items queued) multiplies the states about threefold, so it runs with 1 producer x 2 items, and the
-# 3-item WS runs leave it out (DECLINES=0). The guard's limit for items that compute for ever shows with 1 worker and 3
-# items (more items than the worker and its one compute-bound spare). About 5 minutes of one core in all, run on every core at once.
-# SLIMPOOL_THOROUGH=1 adds everything at once for SpinThenPark (1.2e8 states, about 3 minutes, several GiB) and the
-# group's 3-item run with two turns and a quantum of 2, its queue dropped and installed again (7.9e7 states, about 2
-# minutes; CI runs the same with one turn).
+# dequeue with items queued) multiplies the states about threefold, so it runs with 1 producer x 2 items. The guard's
+# limit for items that compute for ever shows with 1 worker and 3 items (more items than the worker and its one
+# compute-bound spare). About 11 minutes of one core in all (2026-11-27), run on every core at once; a run with no
+# error explores every state (compiled -O2), a broken variant stops at its first error (compiled -O0: compiling is
+# most of its time).
+# SLIMPOOL_THOROUGH=1 adds the larger runs: the work-stealing refill in transit with 3 items (SpinThenPark 6.4e7
+# states, the guard 3.5e7; about 2 minutes each), SpinThenPark with every option at once (1.2e8 states, about 3
+# minutes, several GiB) and the group's 3-item run with two turns and a quantum of 2, its queue dropped and installed
+# again (7.9e7 states, about 2 minutes; CI runs the same with one turn). Its runs store states compressed (COLLAPSE).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -99,7 +102,7 @@ e="-DWORKERS=2 -DPRODUCERS=1 -DPUSHES=1"
 runs=(
   "$stp|$a|none" "$stp|$a -DBROKEN|some" "$stp|$a -DBLOCKING|none" "$stp|$a -DSTOP|none"
   "$stp|$a -DSPARES=1|none" "$stp|$a -DSPARES=1 -DBROKEN|some" "$stp|$a -DSPARES=1 -DBROKEN_RETIRE|some"
-  "$stp|$b|none" "$stp|$b -DBROKEN|some" "$stp|$b -DBLOCKING -DWS -DDECLINES=0|none"
+  "$stp|$b|none" "$stp|$b -DBROKEN|some"
   "$stp|$b -DBLOCKING -DWS -DDECLINES=0 -DBROKEN_REFILL|some" "$stp|$c -DBLOCKING -DWS|none"
   "$stp|$b -DSPARES=1|none" "$stp|$b -DSPARES=1 -DBROKEN_RETIRE|some"
   "$stp|$b -DBATCH -DBLOCKING|none" "$stp|$b -DBATCH -DBLOCKING -DBROKEN|some"
@@ -108,7 +111,7 @@ runs=(
   "$are|$a|none" "$are|$a -DBROKEN|some" "$are|$a -DBLOCKING|none" "$are|$a -DBLOCKING -DBROKEN_CHAIN|some"
   "$are|$b|none" "$are|$b -DBROKEN|some" "$are|$b -DBLOCKING|none" "$are|$b -DBLOCKING -DBROKEN_CHAIN|some"
   "$are|$b -DBATCH -DBLOCKING|none" "$are|$b -DBATCH -DBLOCKING -DBROKEN_CHAIN|some"
-  "$guard|$b|none" "$guard|$b -DOLD_ARMING|some" "$guard|$b -DWS -DDECLINES=0|none"
+  "$guard|$b|none" "$guard|$b -DOLD_ARMING|some"
   "$guard|$b -DWS -DDECLINES=0 -DBROKEN_REFILL|some" "$guard|$c -DWS|none"
   "$guard|$b -DCOMPUTE|none" "$guard|$a -DCOMPUTE|none" "$guard|$d -DCOMPUTE|none" "$guard|$d -DCOMPUTE -DSTRICT|some"
   "$guard|$d -DBROKEN_RUNNABLE|some"
@@ -136,6 +139,7 @@ runs=(
   "$drained|-DCONT|none" "$drained|-DCONT -DNO_SWEEP|none" "$drained|-DCONT -DNO_SWEEP -DBROKEN_MARK|some"
 )
 if [ "${SLIMPOOL_THOROUGH:-0}" = 1 ]; then
+  runs+=("$stp|$b -DBLOCKING -DWS -DDECLINES=0|none" "$guard|$b -DWS -DDECLINES=0|none") # 6.4e7 and 3.5e7 states
   runs+=("$stp|$b -DBLOCKING -DSPARES=1 -DWS -DDECLINES=0 -DSTOP|none" "$stp|-DWORKERS=2 -DPRODUCERS=2 -DPUSHES=2|none")
   runs+=("$group|$h -DBLOCKING -DABANDON|none" "$group|$g -DBLOCKING -DABANDON -DDROPS=2|none")
   runs+=("$group|$g -DBLOCKING -DABANDON -DDROPS=1|none" "$group|$k -DBATCH -DBLOCKING -DDROPS=1|none") # 1e8 states, 160 s each
@@ -155,10 +159,13 @@ trap 'rm -rf "$work"' EXIT
 check_one() {
   local index=$1 model=$2 flags=$3 expect=$4 args name dir out errors states result="$work/result-$1"
   read -r -a args <<< "$flags"
+  local cflags=(-O2)
+  if [ "$expect" = some ]; then cflags=(-O0); fi
+  if [ "$thorough" = 1 ]; then cflags+=(-DCOLLAPSE); fi
   name=$(basename "$model" .pml)
   dir="$work/run-$index"
   mkdir -p "$dir"
-  (cd "$dir" && spin "${args[@]}" -a "$root/$model" >/dev/null && gcc -O2 -DSAFETY -DCOLLAPSE -o pan pan.c 2>/dev/null)
+  (cd "$dir" && spin "${args[@]}" -a "$root/$model" >/dev/null && gcc "${cflags[@]}" -DSAFETY -o pan pan.c 2>/dev/null)
   out=$(cd "$dir" && ./pan -m2000000 2>&1 || true)
   errors=$(echo "$out" | grep -oE 'errors: [0-9]+' | grep -oE '[0-9]+' | head -1)
   states=$(echo "$out" | grep -oE '[0-9.e+]+ states, stored' | head -1)
@@ -178,6 +185,7 @@ check_one() {
 # The runs are independent and each uses one core: as many at once as there are cores (SLIMPOOL_MODEL_JOBS to
 # choose), the verdicts printed in the table's order.
 root=$PWD
+thorough=${SLIMPOOL_THOROUGH:-0}
 jobs=${SLIMPOOL_MODEL_JOBS:-$(nproc 2>/dev/null || echo 1)}
 for i in "${!runs[@]}"; do
   IFS='|' read -r model flags expect <<< "${runs[$i]}"
