@@ -19,10 +19,16 @@ public readonly struct SwitchToAwaiter : ICriticalNotifyCompletion
     }
 
     /// <summary>
-    /// True when already running as the target's item (on one of the pool's workers; inside one of the group's items) and
-    /// not asked to yield, or when the target no longer accepts work.
+    /// Inside the target's item (on one of the pool's workers; inside one of the group's items): true unless asked to
+    /// yield. Outside it: true once the target no longer accepts work, so that <see cref="GetResult"/> throws.
     /// </summary>
-    public bool IsCompleted => _target.IsShutDown || (!_alwaysYield && _target.IsRunningItemsOnCurrentThread);
+    /// <remarks>
+    /// A yield asked for inside the item is queued even once the target shut down: a drain takes it as the target's
+    /// work; an abandon refuses it, and the rest of the method runs after the item, off the pool, where the await
+    /// throws. Completing it at once instead would run the rest of the method inline, as more of an item the shutdown
+    /// counted as running, after the shutdown returned.
+    /// </remarks>
+    public bool IsCompleted => _target.IsRunningItemsOnCurrentThread ? !_alwaysYield : _target.IsShutDown;
 
     /// <summary>Ends the await.</summary>
     /// <exception cref="ObjectDisposedException">The pool or group shut down before the switch.</exception>
