@@ -310,40 +310,6 @@ public sealed class AsyncIntegrationTests : IDisposable
         Assert.Equal("function", Assert.Throws<ArgumentNullException>(() => { _ = _pool.Run((Func<Task<int>>)null!); }).ParamName);
     }
 
-    // The pool's side of GroupAsyncTests.SwitchTo_AlwaysYieldInsideTheItemAfterTheGroupsAbandonBegan_…: a yield asked
-    // for inside the pool's item once its abandon began is refused, resumes on the built-in pool and throws, rather
-    // than going on inline on the worker after the shutdown.
-    [Fact]
-    public void SwitchTo_AlwaysYieldInsideAnItemAfterThePoolsAbandonBegan_ResumesOffTheWorkerAndThrows()
-    {
-        var pool = new SlimThreadPool(new SlimThreadPoolOptions { WorkerCount = 1 });
-        using var inside = new ManualResetEventSlim();
-        using var release = new ManualResetEventSlim();
-        bool? resumedOnAWorker = null;
-        Task flow = pool.Run(async () =>
-        {
-            inside.Set();
-            Bounded.Wait(release, "the release");
-            try
-            {
-                await pool.SwitchTo(alwaysYield: true);
-            }
-            finally
-            {
-                resumedOnAWorker = pool.IsOwnWorker;
-            }
-        }).ContinueWith(t => t, TaskScheduler.Default).Unwrap();
-
-        Bounded.Wait(inside, "the item");
-        Task<ShutdownResult> shutdown = pool.ShutdownAsync(ShutdownMode.Abandon);
-        release.Set();
-        Bounded.Result(shutdown, "the pool's abandon");
-        Bounded.Until(() => flow.IsCompleted, "the flow");
-
-        Assert.False(resumedOnAWorker, "the flow went on inline on the worker after the abandon");
-        Assert.IsType<ObjectDisposedException>(flow.Exception?.InnerException);
-    }
-
     [Fact]
     public void Run_AfterDispose_ThrowsObjectDisposedException()
     {

@@ -78,43 +78,6 @@ public sealed class GroupAsyncTests
         Assert.Throws<ObjectDisposedException>(() => group.SwitchTo().GetAwaiter().GetResult());
     }
 
-    // A yield asked for inside the group's item once the group's abandon began: the group refuses the continuation, so
-    // the rest of the flow is not the group's item any more. It resumes after the item has returned, off the pool
-    // (RefusedContinuations), and the await throws as the docs say, rather than going on inline as more of the
-    // same item after the shutdown (a CI run saw two steps of one flow on a worker after a cancelled drain's result:
-    // SerialGroupFlowsShutdownRaceTests).
-    [Fact]
-    public void SwitchTo_AlwaysYieldInsideTheItemAfterTheGroupsAbandonBegan_ResumesAfterTheItemAndThrows()
-    {
-        using SlimThreadPool pool = TestPools.Create(2);
-        SlimThreadPoolGroup group = pool.CreateGroup();
-        using var inside = new ManualResetEventSlim();
-        using var release = new ManualResetEventSlim();
-        bool? resumedOnAWorker = null;
-        Task flow = group.Run(async () =>
-        {
-            inside.Set();
-            Bounded.Wait(release, "the release");
-            try
-            {
-                await group.SwitchTo(alwaysYield: true);
-            }
-            finally
-            {
-                resumedOnAWorker = pool.IsOwnWorker;
-            }
-        }).ContinueWith(t => t, TaskScheduler.Default).Unwrap();
-
-        Bounded.Wait(inside, "the item");
-        Task<ShutdownResult> shutdown = group.ShutdownAsync(ShutdownMode.Abandon);
-        release.Set();
-        Bounded.Result(shutdown, "the group's abandon");
-        Bounded.Until(() => flow.IsCompleted, "the flow");
-
-        Assert.False(resumedOnAWorker, "the flow went on inline, as more of the item, after the abandon");
-        Assert.IsType<ObjectDisposedException>(flow.Exception?.InnerException);
-    }
-
     [Theory]
     [MemberData(nameof(Configurations))]
     public async Task SwitchTo_FromOutsideWhileAnItemHoldsTheSerialGroup_ContinuesAfterItAsAGroupItem(WorkQueueKind queue, IdleWaitKind idleWait)
