@@ -59,7 +59,7 @@
 # dequeue with items queued) multiplies the states about threefold, so it runs with 1 producer x 2 items. The guard's
 # limit for items that compute for ever shows with 1 worker and 3 items (more items than the worker and its one
 # compute-bound spare). A run marked "large" (over 2 million states) is compiled -O2 and started first; the others,
-# whose compiling would take longer than their search, -O0. About 6 minutes of one core in all (2026-11-27), run on
+# whose compiling would take longer than their search, -O0. About 8 minutes of one core in all (2026-11-27), run on
 # every core at once.
 # SLIMPOOL_THOROUGH=1 adds the larger runs (about 25 minutes of one core more): the work-stealing refill in transit
 # with 3 items (SpinThenPark 6.4e7 states, the guard 3.5e7), the slots with wake-all on shutdown and with a spare,
