@@ -8,9 +8,17 @@ internal static class Bounded
     /// <summary>Generous: the machine is shared, has two cores, and tests run in parallel.</summary>
     public static readonly TimeSpan Timeout = TimeSpan.FromSeconds(60);
 
+    /// <summary>
+    /// How long one slice of a wait on a slim event lasts. An event's <c>Set</c> sets its state and then pulses its waiters
+    /// under the event's own monitor; on a thread with an interrupt pending (an item that interrupts itself, as many
+    /// tests' items do) that monitor, when contended, throws before the pulse, and a waiter already parked sleeps out its
+    /// whole timeout with the event set. Waiting in slices, each re-reading the state, bounds that lost pulse to one slice.
+    /// </summary>
+    private static readonly TimeSpan s_slice = TimeSpan.FromMilliseconds(100);
+
     public static void Wait(CountdownEvent countdown, string what)
     {
-        if (!countdown.Wait(Timeout))
+        if (!InSlices(countdown.Wait))
         {
             Assert.Fail($"Timed out after {Timeout.TotalSeconds} s waiting for {what}; {countdown.CurrentCount} of {countdown.InitialCount} still outstanding.");
         }
@@ -20,7 +28,22 @@ internal static class Bounded
         Assert.True(handle.WaitOne(Timeout), $"Timed out after {Timeout.TotalSeconds} s waiting for {what}.");
 
     public static void Wait(ManualResetEventSlim handle, string what) =>
-        Assert.True(handle.Wait(Timeout), $"Timed out after {Timeout.TotalSeconds} s waiting for {what}.");
+        Assert.True(InSlices(handle.Wait), $"Timed out after {Timeout.TotalSeconds} s waiting for {what}.");
+
+    // True once a slice's wait returns true; false once the slices have added up to Timeout (see s_slice).
+    private static bool InSlices(Func<TimeSpan, bool> wait)
+    {
+        var stopwatch = Stopwatch.StartNew();
+        while (!wait(s_slice))
+        {
+            if (stopwatch.Elapsed > Timeout)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
 
     public static void Wait(Task task, string what)
     {

@@ -51,8 +51,8 @@ public sealed class ContendedLockInterruptTests
             bool? stillPending = null;
             var producer = new Thread(() =>
             {
+                queueing.Set(); // before the interrupt: a Set that met it at its contended monitor would end the process
                 Thread.CurrentThread.Interrupt();
-                queueing.Set();
                 try
                 {
                     group.Queue(firstRan.Set);
@@ -108,8 +108,8 @@ public sealed class ContendedLockInterruptTests
             group.Queue(() =>
             {
                 go.Wait(Bounded.Timeout);
+                returned.Set(); // before the interrupt, which a Set would meet at its contended monitor
                 Thread.CurrentThread.Interrupt();
-                returned.Set();
             });
             Task idle = group.WaitForIdleAsync();
             object turns = PrivateField(group, "_turns");
@@ -146,8 +146,8 @@ public sealed class ContendedLockInterruptTests
         using var disposing = new ManualResetEventSlim();
         var caller = new Thread(() =>
         {
+            disposing.Set(); // before the interrupt: a Set that met it at its contended monitor would end the process
             Thread.CurrentThread.Interrupt();
-            disposing.Set();
             try
             {
                 pool.Dispose();
@@ -206,8 +206,8 @@ public sealed class ContendedLockInterruptTests
             {
                 running.Set();
                 go.Wait(Bounded.Timeout);
+                returned.Set(); // before the interrupt, which a Set would meet at its contended monitor
                 Thread.CurrentThread.Interrupt();
-                returned.Set();
             });
             Bounded.Wait(running, "the interrupting item to start");
             pool.Queue(() =>

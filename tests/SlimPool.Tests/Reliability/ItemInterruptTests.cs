@@ -25,8 +25,8 @@ public sealed class ItemInterruptTests
             using var first = new ManualResetEventSlim();
             QueueTo(pool, group, inGroup, () =>
             {
+                first.Set(); // before the interrupt, which a Set would meet at its contended monitor
                 Thread.CurrentThread.Interrupt();
-                first.Set();
             });
             Bounded.Wait(first, "the interrupting item");
             Thread.Sleep(100); // the worker goes idle and parks, the interrupt still pending (it died there before)

@@ -34,8 +34,8 @@ public sealed class PoolThreadInterruptTests
                 task = Task.Factory.StartNew(
                     () =>
                     {
+                        returning.Set(); // before the interrupt, which a Set would meet at its contended monitor
                         Thread.CurrentThread.Interrupt(); // left pending on the pool's own thread for the task
-                        returning.Set();
                     },
                     CancellationToken.None,
                     TaskCreationOptions.LongRunning,
@@ -143,13 +143,13 @@ public sealed class PoolThreadInterruptTests
         using var leftoverRan = new ManualResetEventSlim();
         var producer = new Thread(() => pool.Queue(() =>
         {
-            if (ReferenceEquals(Thread.CurrentThread, Volatile.Read(ref disposer)))
+            bool onDisposer = ReferenceEquals(Thread.CurrentThread, Volatile.Read(ref disposer));
+            ranOnDisposer = onDisposer;
+            leftoverRan.Set(); // before the interrupt: a Set with one pending throws at its contended monitor
+            if (onDisposer)
             {
-                ranOnDisposer = true;
                 Thread.CurrentThread.Interrupt(); // the disposer is this test's own thread; it ends after Dispose
             }
-
-            leftoverRan.Set();
         })) { IsBackground = true };
 
         Task idle;
