@@ -1,4 +1,5 @@
 using SlimPool.Queues;
+using SlimPool.Workers;
 
 namespace SlimPool.Async;
 
@@ -96,6 +97,7 @@ internal sealed class SlimSynchronizationContext(ISchedulingTarget target) : Syn
             }
 
             _error = new ObjectDisposedException(nameof(SlimThreadPool), "The pool shut down and abandoned this Send before its callback ran.");
+            using ThreadInterrupts.PendingScope heldOff = ThreadInterrupts.HoldOffPending();
             _done.Set();
         }
 
@@ -116,6 +118,8 @@ internal sealed class SlimSynchronizationContext(ISchedulingTarget target) : Syn
             }
             finally
             {
+                // The callback may have left an interrupt pending; the caller waits on the event (ThreadInterrupts.HoldOffPending).
+                using ThreadInterrupts.PendingScope heldOff = ThreadInterrupts.HoldOffPending();
                 _done.Set();
             }
         }

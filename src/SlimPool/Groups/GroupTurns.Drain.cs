@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using SlimPool.Lifecycle;
 using SlimPool.Scheduling;
+using SlimPool.Workers;
 
 namespace SlimPool.Groups;
 
@@ -154,6 +155,11 @@ internal sealed partial class GroupTurns
     private void SignalDrained()
     {
         TaskCompletionSource drained = Volatile.Read(ref _drained) ?? Interlocked.CompareExchange(ref _drained, s_drained, null) ?? s_drained;
-        drained.TrySetResult();
+        if (!drained.Task.IsCompleted)
+        {
+            // On the turn's thread, after an item that may have left an interrupt pending: see ThreadInterrupts.HoldOffPending.
+            using ThreadInterrupts.PendingScope heldOff = ThreadInterrupts.HoldOffPending();
+            drained.TrySetResult();
+        }
     }
 }

@@ -70,6 +70,9 @@ internal sealed class IdleWaiters
     /// </summary>
     public void CompleteUpTo(long registered)
     {
+        // A group's turn completes them as it ends, after an item that may have left an interrupt pending: held off for the
+        // completions, which may wake a thread blocked on its task (ThreadInterrupts.HoldOffPending).
+        using ThreadInterrupts.PendingScope heldOff = ThreadInterrupts.HoldOffPending();
         using (ThreadInterrupts.Hold(_lock))
         {
             int done = 0;

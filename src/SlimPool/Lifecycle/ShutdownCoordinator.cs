@@ -139,7 +139,11 @@ internal sealed class ShutdownCoordinator
     public long CompletedCount => Interlocked.Read(ref _completedHere);
 
     /// <summary>The last worker has exited.</summary>
-    public void OnWorkersExited() => _stopped.TrySetResult();
+    public void OnWorkersExited()
+    {
+        using ThreadInterrupts.PendingScope heldOff = ThreadInterrupts.HoldOffPending(); // Dispose blocks on the task
+        _stopped.TrySetResult();
+    }
 
     public Task<ShutdownResult> ShutdownAsync(ShutdownMode mode, CancellationToken cancellationToken)
     {
@@ -321,9 +325,13 @@ internal sealed class ShutdownCoordinator
             // The workers may have exited already, and then this runs on the caller's thread. On a long-running task of the
             // pool's the finish would wait there for the other long-running tasks (FinishShutdown), which may be waiting
             // for this one: it runs on the built-in pool instead, where it waits for all of them.
-            _finishedResult.TrySetResult(_longRunning.IsRunningOnCurrentThread
+            ShutdownResult result = _longRunning.IsRunningOnCurrentThread
                 ? await Task.Run(FinishShutdown).ConfigureAwait(false)
-                : FinishShutdown());
+                : FinishShutdown();
+
+            // The finish may have run leftovers here, one of which left an interrupt pending; a caller may block on the task.
+            using ThreadInterrupts.PendingScope heldOff = ThreadInterrupts.HoldOffPending();
+            _finishedResult.TrySetResult(result);
         }
         catch (Exception e)
         {

@@ -286,6 +286,7 @@ internal sealed class CapacityGate
     /// <summary>Fails every waiter and every later <see cref="AcquireAsync"/> (the pool shut down).</summary>
     public void Close()
     {
+        using ThreadInterrupts.PendingScope heldOff = ThreadInterrupts.HoldOffPending(); // waiters may block on their tasks
         using (ThreadInterrupts.Hold(_lock))
         {
             _closed = true;
@@ -299,8 +300,11 @@ internal sealed class CapacityGate
         }
     }
 
+    // On a worker, after an item that may have left an interrupt pending (a group's turn takes its next item): the
+    // completion wakes a producer blocked on its task, with that interrupt held off (ThreadInterrupts.HoldOffPending).
     private void HandOver()
     {
+        using ThreadInterrupts.PendingScope heldOff = ThreadInterrupts.HoldOffPending();
         using (ThreadInterrupts.Hold(_lock))
         {
             // A waiter whose task is already cancelled was removed by Cancel under this lock, so every waiter
@@ -327,6 +331,7 @@ internal sealed class CapacityGate
             Interlocked.Decrement(ref _waiterCount);
         }
 
+        using ThreadInterrupts.PendingScope heldOff = ThreadInterrupts.HoldOffPending();
         node.Value.TrySetCanceled(token);
     }
 }

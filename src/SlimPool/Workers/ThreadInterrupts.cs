@@ -16,7 +16,10 @@ namespace SlimPool.Workers;
 /// them as it ends) and of the worker set (a shutdown's begin tells it after setting its flag for good), which
 /// producers and workers take in the middle of a protocol, neither throw at one nor drop it (<see cref="Hold(Lock)"/>):
 /// they give it back to the thread once released; a dequeue from a queue of the user's own is retried the same way
-/// (<see cref="TryDequeue"/>). The locks a user's own call takes before it changes anything (a shutdown's finish, a
+/// (<see cref="TryDequeue"/>). Where the pool completes a task or sets an event that a user's thread may wait on
+/// synchronously (a slot handed to a waiting producer, idle waiters, a group's drained signal, a Send's caller, the
+/// shutdown's own tasks), a pending interrupt is held off for the completion (<see cref="HoldOffPending"/>). The locks a
+/// user's own call takes before it changes anything (a shutdown's finish, a
 /// group's shutdown, the list of groups) throw at an interrupt pending on a thread that contends them, out of that
 /// call, as the call's own wait would.
 /// </summary>
@@ -39,6 +42,18 @@ internal static class ThreadInterrupts
             return true;
         }
     }
+
+    /// <summary>
+    /// Takes an interrupt pending on the current thread and gives it back when the scope ends, around a completion that
+    /// may wake a thread blocked on it: completing a task runs a synchronous waiter's wake-up inline (<c>Task.Wait</c>
+    /// sets an event of its own, even for a task whose continuations run asynchronously), and a slim event's
+    /// <c>Set</c> pulses its waiters under the event's monitor. Contended (the waiter between its count and its wait),
+    /// that monitor throws at a pending interrupt after the state was set and before the pulse: the waiter sleeps on with
+    /// its task complete, and the throw leaves the pool's step half done (a slot taken for a waiter and the item that
+    /// freed it never run). An interrupt that lands from another thread during the completion itself is not held off:
+    /// no managed wait can mask one.
+    /// </summary>
+    public static PendingScope HoldOffPending() => new(DropPending());
 
     /// <summary>
     /// <see cref="Monitor.Wait(object, int)"/> on a pool thread, with <paramref name="gate"/> held: an interrupt ends it as
@@ -150,6 +165,18 @@ internal static class ThreadInterrupts
             catch (ThreadInterruptedException)
             {
                 // another landed meanwhile: one is given back for both
+            }
+        }
+    }
+
+    /// <summary>An interrupt held off by <see cref="HoldOffPending"/>: given back to the thread on Dispose.</summary>
+    public readonly ref struct PendingScope(bool interrupted)
+    {
+        public void Dispose()
+        {
+            if (interrupted)
+            {
+                Thread.CurrentThread.Interrupt();
             }
         }
     }
