@@ -83,6 +83,10 @@ public sealed partial class SlimThreadPool
     /// <summary>
     /// An awaitable that moves the rest of an async method onto this pool: <c>await pool.SwitchTo();</c>.
     /// Already on one of this pool's workers it completes at once, unless <paramref name="alwaysYield"/> is set.
+    /// The rest of the method runs as an item of the pool, under the pool's <see cref="SynchronizationContext"/>, so its
+    /// later awaits resume on the pool; with <see cref="SlimThreadPoolOptions.UseSynchronizationContext"/> off it runs
+    /// outside any task, as an item on the built-in pool's threads does, and its later awaits resume through
+    /// <see cref="TaskScheduler.Default"/> (use <see cref="Run(Func{Task}, CancellationToken)"/> to keep them on the pool).
     /// </summary>
     /// <param name="alwaysYield">Queue the continuation even when already on the pool (lets other items run).</param>
     /// <returns>The awaitable; awaiting it on a disposed pool throws <see cref="ObjectDisposedException"/>.</returns>

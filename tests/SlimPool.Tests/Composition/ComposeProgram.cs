@@ -20,8 +20,8 @@ internal sealed record ComposeProgram(PoolSpec Pool, GroupSpec[] Groups, ScriptO
         var text = new StringBuilder();
         text.AppendLine();
         text.AppendLine("// Item(label, ...) is the test's record of an item; Compute spins, Block sleeps, BlockInRunBlocking sleeps inside");
-        text.AppendLine("// pool.RunBlocking, Throw throws, Chain queues its next step from inside the pool (a group's chain into the next group, g + 1 of n), AsyncSteps awaits Task.Yield()");
-        text.AppendLine("// between steps, SendTo calls Send on a SynchronizationContext with a callback that is an Item of its own. Local is an AsyncLocal<string> each item reads. RunAndTakeBack waits and runs what came back.");
+        text.AppendLine("// pool.RunBlocking, Throw throws, Chain queues its next step from inside the pool (a group's chain into the next group, g + 1 of n), AsyncSteps awaits Task.Yield() and");
+        text.AppendLine("// its target's SwitchTo(alwaysYield: true) in turn between steps (a pool without its context: Task.Yield() only; a refused switch ends the flow), SendTo calls Send on a SynchronizationContext with a callback that is an Item of its own. Local is an AsyncLocal<string> each item reads. RunAndTakeBack waits and runs what came back.");
         if (Pool.ThreadHooks)
         {
             text.AppendLine("// hooks: OnStart sets HookLocal (an AsyncLocal<string>) to the pool's name, and on a spare sleeps 1 ms inside pool.EnterBlocking(); OnExit sleeps 1 ms inside pool.EnterBlocking().");

@@ -89,6 +89,15 @@ internal sealed class ItemRecord : IWorkItem
     /// <summary>How many times a shutdown handed it back.</summary>
     public int HandBacks => Volatile.Read(ref _handBacks);
 
+    /// <summary>
+    /// The ledger's sequence number at which a <c>SwitchTo(alwaysYield: true)</c> of an async item threw
+    /// <see cref="ObjectDisposedException"/> (its target no longer took the rest of the flow); null if none did.
+    /// </summary>
+    public long? SwitchRefusedSeq { get; private set; }
+
+    /// <summary>Whether the item is accounted for without having finished: its flow ended at a refused switch.</summary>
+    public bool EndedAtRefusedSwitch => SwitchRefusedSeq is not null;
+
     /// <summary>Set when an async item could not go on (see <see cref="RunAsync"/>): why.</summary>
     public string? StoppedBecause { get; private set; }
 
@@ -172,6 +181,12 @@ internal sealed class ItemRecord : IWorkItem
     /// continuation it no longer accepts on the built-in pool (it must never throw there: from an await, that would end
     /// the process).
     /// </summary>
+    // The awaits between steps alternate: Task.Yield() (the target's SynchronizationContext or TaskScheduler takes the
+    // rest) and SwitchTo(alwaysYield: true) on the item's own target (the pool's or its group's awaiter queues it). A
+    // switch refused once its target stopped taking the flow throws ObjectDisposedException at the await; the flow ends
+    // there, and the ledger checks that an abandon of the target or of the pool had begun (LedgerChecks). A pool without
+    // its SynchronizationContext only yields: after a switch the rest runs outside the pool's TaskScheduler, and its
+    // later awaits go to the built-in pool, as documented (SlimThreadPool.SwitchTo).
     public async Task RunAsync()
     {
         for (int i = 0; ; i++)
@@ -185,7 +200,22 @@ internal sealed class ItemRecord : IWorkItem
             }
 
             step.AwaitSeq = _run.Ledger.Next();
-            await Task.Yield();
+            if (i % 2 == 0 || (Group < 0 && _run.Program.Pool.NoSynchronizationContext))
+            {
+                await Task.Yield();
+                continue;
+            }
+
+            try
+            {
+                await (Group < 0 ? _run.Pool.SwitchTo(alwaysYield: true) : _run.Groups[Group].SwitchTo(alwaysYield: true));
+            }
+            catch (ObjectDisposedException)
+            {
+                SwitchRefusedSeq = _run.Ledger.Next();
+                _run.Ledger.Touch();
+                return;
+            }
         }
     }
 

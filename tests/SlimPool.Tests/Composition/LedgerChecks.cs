@@ -44,6 +44,14 @@ internal static class LedgerChecks
                 {
                     findings.Add($"{item.Label} was handed back after its first step had run on {ProgramRun.Where(item.Steps[0])}");
                 }
+                else if (item.SwitchRefusedSeq is { } refusedAt)
+                {
+                    // Only an abandon refuses the rest of a flow: a drain takes it as the work it continues.
+                    if (!run.Ledger.Shutdowns.Any(r => (r.IsPool || r.Spec.Target == item.Group) && r.AbandonSeq < refusedAt))
+                    {
+                        findings.Add($"{item.Label}'s SwitchTo(alwaysYield: true) threw ObjectDisposedException (seq {refusedAt}) though no abandon of its target or of the pool had begun");
+                    }
+                }
                 else if (!item.IsComplete && item.HandBacks == 0 && item.StoppedBecause is null)
                 {
                     int ran = item.Steps.Count(s => s.Runs > 0);

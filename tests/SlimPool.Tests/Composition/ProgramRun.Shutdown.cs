@@ -224,7 +224,7 @@ internal sealed partial class ProgramRun
 
             if (item.IsAsync)
             {
-                asyncLeft += item.IsComplete || item.HandBacks > 0 || item.StoppedBecause is not null ? 0 : 1;
+                asyncLeft += item.IsComplete || item.HandBacks > 0 || item.StoppedBecause is not null || item.EndedAtRefusedSwitch ? 0 : 1;
             }
             else if (item.Steps[0].Runs == 0 && item.HandBacks == 0 && item.Spec.Kind != ItemKind.CancelledWhileQueued)
             {
