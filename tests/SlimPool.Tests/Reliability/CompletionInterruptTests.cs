@@ -51,22 +51,10 @@ public sealed class CompletionInterruptTests
     // The CI failure's shape: a bounded pool, full; a group's item interrupts itself as it returns; the turn's next take
     // frees a slot and hands it to a producer blocked in the group's Queue. Every item must run, and the producer return.
     [Fact]
-    public void GroupTurn_ItemLeavesAnInterruptAndTheNextTakeHandsASlotToABlockedProducer_EveryItemRunsAndTheProducerReturns()
-    {
-        SlimThreadPool pool = TestPools.Create(workers: 1, configure: o => o.BoundedCapacity = 1);
-        try
+    public void GroupTurn_ItemLeavesAnInterruptAndTheNextTakeHandsASlotToABlockedProducer_EveryItemRunsAndTheProducerReturns() =>
+        InSerialGroup(bound: 1, (pool, group, go) =>
         {
-            SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = 1 });
-            using var started = new ManualResetEventSlim();
-            using var go = new ManualResetEventSlim();
             using var ran = new CountdownEvent(2);
-            group.Queue(() =>
-            {
-                started.Set();
-                go.Wait(Bounded.Timeout);
-                Thread.CurrentThread.Interrupt(); // as it returns: a watchdog's, late
-            });
-            Bounded.Wait(started, "the first item");
             group.Queue(() => ran.Signal()); // takes the one slot
             var producer = new Thread(() => group.Queue(() => ran.Signal())) { IsBackground = true }; // waits for room
             producer.Start();
@@ -80,30 +68,13 @@ public sealed class CompletionInterruptTests
             Assert.True(producer.Join(Bounded.Timeout), "the producer slept on with its slot handed over");
             Bounded.Wait(ran, "the group's other items");
             Bounded.Wait(pool.WaitForIdleAsync(), "the pool to be idle");
-        }
-        finally
-        {
-            Bounded.Run(pool.Dispose, "the pool's Dispose");
-        }
-    }
+        });
 
     // A group's turn completes the group's idle waiters as it ends, after its last item, which left an interrupt pending.
     [Fact]
-    public void GroupWaitForIdle_TheLastItemLeavesAnInterruptAsTheTurnCompletesABlockedWaiter_TheWaiterWakes()
-    {
-        SlimThreadPool pool = TestPools.Create(workers: 1);
-        try
+    public void GroupWaitForIdle_TheLastItemLeavesAnInterruptAsTheTurnCompletesABlockedWaiter_TheWaiterWakes() =>
+        InSerialGroup(bound: null, (_, group, go) =>
         {
-            SlimThreadPoolGroup group = pool.CreateGroup();
-            using var started = new ManualResetEventSlim();
-            using var go = new ManualResetEventSlim();
-            group.Queue(() =>
-            {
-                started.Set();
-                go.Wait(Bounded.Timeout);
-                Thread.CurrentThread.Interrupt();
-            });
-            Bounded.Wait(started, "the item");
             Task idle = group.WaitForIdleAsync();
 
             bool woke = ContendedTaskWait.Run(idle, go.Set, s_held);
@@ -112,21 +83,29 @@ public sealed class CompletionInterruptTests
             using var after = new ManualResetEventSlim();
             group.Queue(after.Set);
             Bounded.Wait(after, "an item after it");
-        }
-        finally
-        {
-            Bounded.Run(pool.Dispose, "the pool's Dispose");
-        }
-    }
+        });
 
     // A closed group's drained signal, completed by the turn that ran its last item.
     [Fact]
-    public void GroupShutdown_TheLastItemLeavesAnInterruptAsTheTurnSignalsTheDrain_TheBlockedCallerWakes()
+    public void GroupShutdown_TheLastItemLeavesAnInterruptAsTheTurnSignalsTheDrain_TheBlockedCallerWakes() =>
+        InSerialGroup(bound: null, (_, group, go) =>
+        {
+            Task<ShutdownResult> shutdown = group.ShutdownAsync(ShutdownMode.Drain);
+
+            bool woke = ContendedTaskWait.Run(shutdown, go.Set, s_held);
+
+            Assert.True(woke, "the shutdown's caller slept on with its task complete");
+            Assert.Equal(0, Bounded.Result(shutdown, "the shutdown").AbandonedCount);
+        });
+
+    // A one-worker pool (bounded or not) and a serial group running an item that waits for `go` and then interrupts its
+    // own thread as it returns (a watchdog's interrupt, late); the body gets them once the item runs.
+    private static void InSerialGroup(int? bound, Action<SlimThreadPool, SlimThreadPoolGroup, ManualResetEventSlim> body)
     {
-        SlimThreadPool pool = TestPools.Create(workers: 1);
+        SlimThreadPool pool = TestPools.Create(workers: 1, configure: o => o.BoundedCapacity = bound);
         try
         {
-            SlimThreadPoolGroup group = pool.CreateGroup();
+            SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = 1 });
             using var started = new ManualResetEventSlim();
             using var go = new ManualResetEventSlim();
             group.Queue(() =>
@@ -135,13 +114,8 @@ public sealed class CompletionInterruptTests
                 go.Wait(Bounded.Timeout);
                 Thread.CurrentThread.Interrupt();
             });
-            Bounded.Wait(started, "the item");
-            Task<ShutdownResult> shutdown = group.ShutdownAsync(ShutdownMode.Drain);
-
-            bool woke = ContendedTaskWait.Run(shutdown, go.Set, s_held);
-
-            Assert.True(woke, "the shutdown's caller slept on with its task complete");
-            Assert.Equal(0, Bounded.Result(shutdown, "the shutdown").AbandonedCount);
+            Bounded.Wait(started, "the interrupting item");
+            body(pool, group, go);
         }
         finally
         {
