@@ -118,6 +118,35 @@ public sealed class CompositionReproTests(ITestOutputHelper output)
         AssertKept(program, runs: 100, Promise.OnPoolWorkers, Promise.NothingAfterShutdown);
     }
 
+    /// <summary>
+    /// A serial group abandoned while its async flows are between steps: a flow whose item runs as the abandon begins
+    /// and then awaits <c>SwitchTo(alwaysYield: true)</c> is refused and ends at the await's
+    /// <see cref="ObjectDisposedException"/> (off the pool, after its item); the rest come back in the result. Every flow
+    /// must be accounted for: finished, handed back, or ended at a refused switch after the abandon began.
+    /// </summary>
+    [Fact]
+    public void GroupShutdownAsync_AbandonWhileItsAsyncFlowsSwitch_EveryFlowIsAccountedFor()
+    {
+        ScriptOp[] script = [ScriptOp.Queue(Plain(ItemKind.Block, 2) with { Group = 0 }), .. Enumerable.Repeat(ScriptOp.Queue(Plain(ItemKind.Async, 3) with { Group = 0 }), 40)];
+        var program = new ComposeProgram(
+            s_oneWorkStealingWorker with { Workers = 2 },
+            [new GroupSpec(1, 4)],
+            [script],
+            ControllerDelayMs: 3,
+            new ShutdownSpec(0, ShutdownKind.Abandon, 0, ShutdownFrom.Controller));
+        output.WriteLine(program.ToString());
+        int endedAtSwitch = 0;
+        for (int run = 0; run < 10; run++)
+        {
+            ProgramRun result = ProgramRun.Execute(program);
+            IReadOnlyList<Violation> broken = [.. PromiseChecks.All(result).Where(v => v.Check is Promise.ExactlyOnce or Promise.AsyncHasAHome or Promise.NothingAfterShutdown or Promise.NoHang or Promise.ApiBehaves)];
+            Assert.True(broken.Count == 0, $"run {run + 1} of 10: {string.Join(Environment.NewLine, broken)}");
+            endedAtSwitch += result.Ledger.Items.Count(item => item.EndedAtRefusedSwitch);
+        }
+
+        output.WriteLine($"flows that ended at a refused switch, over 10 runs: {endedAtSwitch}");
+    }
+
     private static ItemSpec Plain(ItemKind kind, int amount) => new(-1, kind, WorkItemPriority.Normal, QueueShape.Queue, SuppressFlow: false, amount);
 
     // Racing programs run several times: the first run that breaks a promise fails the test.
