@@ -96,7 +96,7 @@ public sealed partial class SlimThreadPool
     {
         get
         {
-            lock (_groupsLock)
+            using (ThreadInterrupts.Hold(_groupsLock)) // the shutdown's finish, after leftovers that may leave an interrupt
             {
                 var groups = new SlimThreadPoolGroup[_groupCount];
                 int i = 0;

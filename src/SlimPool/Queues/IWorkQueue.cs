@@ -19,6 +19,10 @@ namespace SlimPool.Queues;
 /// when every entry it saw was taken by another thread before it could take it. A queue must not fail it
 /// spuriously, for example on a lost race, while an entry it saw remains. (Entries that arrive during a failing
 /// call may be missed: the pool looks at <see cref="IsEmpty"/> before a worker parks.)</description></item>
+/// <item><description>An <see cref="Enqueue"/> or <see cref="TryDequeue"/> that throws
+/// <see cref="ThreadInterruptedException"/> (a lock's wait that met an interrupt pending on the calling thread, which
+/// may be a worker after an item that left one) has added or removed nothing: the pool calls it again and gives the
+/// interrupt back to the thread once it returns.</description></item>
 /// </list>
 /// <para>The pool calls <see cref="AttachWorker"/> on each worker thread before its first
 /// <see cref="TryDequeue"/> and <see cref="DetachWorker"/> after its last, so a queue may keep per-worker

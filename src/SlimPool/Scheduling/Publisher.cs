@@ -354,7 +354,7 @@ internal sealed class Publisher : IAcceptedWorkPublisher
         }
         else
         {
-            _queue.Enqueue(entry);
+            ThreadInterrupts.Enqueue(_queue, entry);
         }
 
         Interlocked.MemoryBarrier();
@@ -376,7 +376,7 @@ internal sealed class Publisher : IAcceptedWorkPublisher
         {
             for (int i = start; i < start + length; i++)
             {
-                _queue.Enqueue(batch.At(i));
+                ThreadInterrupts.Enqueue(_queue, batch.At(i));
             }
         }
 

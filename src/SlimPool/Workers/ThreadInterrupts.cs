@@ -15,12 +15,13 @@ namespace SlimPool.Workers;
 /// a lock-free ring's growth, the work-stealing queue's attach lock), of the idle waiters (a group's turn completes
 /// them as it ends) and of the worker set (a shutdown's begin tells it after setting its flag for good), which
 /// producers and workers take in the middle of a protocol, neither throw at one nor drop it (<see cref="Hold(Lock)"/>):
-/// they give it back to the thread once released; a dequeue from a queue of the user's own is retried the same way
-/// (<see cref="TryDequeue"/>). Where the pool completes a task or sets an event that a user's thread may wait on
+/// they give it back to the thread once released; a dequeue from or an enqueue into a queue of the user's own is
+/// retried the same way (<see cref="TryDequeue"/>, <see cref="Enqueue"/>), and the list of groups that a shutdown's
+/// finish reads after its leftovers is held the same way. Where the pool completes a task or sets an event that a user's thread may wait on
 /// synchronously (a slot handed to a waiting producer, idle waiters, a group's drained signal, a Send's caller, the
 /// shutdown's own tasks), a pending interrupt is held off for the completion (<see cref="HoldOffPending"/>). The locks a
 /// user's own call takes before it changes anything (a shutdown's finish, a
-/// group's shutdown, the list of groups) throw at an interrupt pending on a thread that contends them, out of that
+/// group's shutdown, a <c>CreateGroup</c>) throw at an interrupt pending on a thread that contends them, out of that
 /// call, as the call's own wait would.
 /// </summary>
 internal static class ThreadInterrupts
@@ -147,6 +148,41 @@ internal static class ThreadInterrupts
         catch (ThreadInterruptedException)
         {
             return TryDequeueInterrupted(queue, out item);
+        }
+    }
+
+    /// <summary>
+    /// <see cref="IWorkQueue.Enqueue"/> into a queue of the user's own on a thread that may have an interrupt pending (a
+    /// group's turn re-publishing itself after an item that left one): an enqueue that waits for a contended lock throws
+    /// there, before it added anything; it is tried again and the interrupt given back after.
+    /// </summary>
+    public static void Enqueue(IWorkQueue queue, in QueuedWorkItem item)
+    {
+        try
+        {
+            queue.Enqueue(item);
+        }
+        catch (ThreadInterruptedException)
+        {
+            EnqueueInterrupted(queue, item);
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void EnqueueInterrupted(IWorkQueue queue, in QueuedWorkItem item)
+    {
+        while (true)
+        {
+            try
+            {
+                queue.Enqueue(item);
+                Thread.CurrentThread.Interrupt();
+                return;
+            }
+            catch (ThreadInterruptedException)
+            {
+                // another landed meanwhile: one is given back for both
+            }
         }
     }
 

@@ -28,7 +28,7 @@ public sealed class ContendedLockInterruptTests
     [Fact]
     public void CustomQueue_InterruptPendingWhileItsDequeueWaitsForALock_WorkerRunsTheNextItem()
     {
-        var queue = new LockingQueue();
+        var queue = new LockingQueue(lockEnqueue: false, lockDequeue: true);
         AssertNextItemRunsWithTheInterruptPending(queue, queue.Gate);
     }
 
@@ -241,25 +241,62 @@ public sealed class ContendedLockInterruptTests
         }
     }
 
-    /// <summary>A user's queue: a concurrent queue whose dequeue takes a lock.</summary>
-    private sealed class LockingQueue : IWorkQueue
+    // A group's turn spends its quantum with pool work waiting and queues itself again, after an item that left an
+    // interrupt pending, into a user's queue whose enqueue waits for its contended lock. The enqueue threw out of the
+    // turn, which stayed held and was never queued: the group never ran another item (found by an adversarial review).
+    // The control runs the same without the interrupt.
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void GroupTurn_RequeuesItselfIntoAUsersQueueWhoseEnqueueLockIsContendedWithAnInterruptPending_TheGroupRunsOn(bool interrupt)
     {
-        private readonly ConcurrentQueue<QueuedWorkItem> _items = new();
-
-        public Lock Gate { get; } = new();
-
-        public bool IsEmpty => _items.IsEmpty;
-
-        public int Count => _items.Count;
-
-        public void Enqueue(in QueuedWorkItem item) => _items.Enqueue(item);
-
-        public bool TryDequeue(out QueuedWorkItem item)
+        var queue = new LockingQueue(lockEnqueue: true, lockDequeue: false);
+        var errors = new ConcurrentQueue<Exception>();
+        SlimThreadPool pool = TestPools.Create(workers: 1, configure: o =>
         {
-            lock (Gate)
+            o.QueueFactory = () => queue;
+            o.UnhandledException = errors.Enqueue;
+        });
+        try
+        {
+            SlimThreadPoolGroup group = pool.CreateGroup(new SlimGroupOptions { MaxConcurrency = 1, MaxItemsPerTurn = 1 });
+            using var started = new ManualResetEventSlim();
+            using var go = new ManualResetEventSlim();
+            using var returned = new ManualResetEventSlim();
+            using var secondRan = new ManualResetEventSlim();
+            using var poolItemRan = new ManualResetEventSlim();
+            group.Queue(() =>
             {
-                return _items.TryDequeue(out item);
+                started.Set();
+                go.Wait(Bounded.Timeout);
+                returned.Set();
+                if (interrupt)
+                {
+                    Thread.CurrentThread.Interrupt(); // as it returns: a watchdog's, late
+                }
+            });
+            Bounded.Wait(started, "the first item");
+            group.Queue(secondRan.Set);  // the turn's next item, behind its quantum of one
+            pool.Queue(poolItemRan.Set); // pool work waiting: the turn queues itself again
+            queue.Gate.Enter();
+            try
+            {
+                go.Set();
+                Bounded.Wait(returned, "the interrupting item to return");
+                Thread.Sleep(300); // the turn's enqueue waits for the lock, the interrupt pending
             }
+            finally
+            {
+                queue.Gate.Exit();
+            }
+
+            Bounded.Wait(poolItemRan, "the pool's item");
+            Bounded.Wait(secondRan, "the group's second item (its turn lost?)");
+            Assert.Empty(errors);
+        }
+        finally
+        {
+            Bounded.Run(pool.Dispose, "the pool's Dispose");
         }
     }
 }

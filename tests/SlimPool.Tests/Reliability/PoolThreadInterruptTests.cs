@@ -309,4 +309,54 @@ public sealed class PoolThreadInterruptTests
         Assert.True(early && result.Mode == ShutdownMode.Abandon && sawAbandon,
             $"cancelled drain returned within 2 s: {early}; mode: {result.Mode}; item saw the abandon: {sawAbandon}; Cancel threw: {cancelError}");
     }
+
+    // The shutdown's finish runs a leftover (posted by the worker's exit hook: accepted by the drain) that asks for an
+    // abandon and leaves an interrupt pending as it returns. The finish then hands back the groups' items, and the list of
+    // groups' lock, contended here (a metrics read of the group count, a group's own shutdown, a CreateGroup racing the
+    // flag), threw at the interrupt: every ShutdownAsync got a faulted task, the result was never set, and the second
+    // leftover neither ran nor came back (found by an adversarial review).
+    [Fact]
+    public void Finish_LeftoverAsksForAnAbandonAndLeavesAnInterruptWhileTheGroupsLockIsContended_TheShutdownCompletes()
+    {
+        SlimThreadPool? poolRef = null;
+        int ranSecond = 0;
+        using var leftoverRan = new ManualResetEventSlim();
+        var pool = new SlimThreadPool(new SlimThreadPoolOptions
+        {
+            WorkerCount = 1,
+            Queue = WorkQueueKind.Locked,
+            StarvationTimeout = Timeout.InfiniteTimeSpan,
+            OnThreadExit = _ =>
+            {
+                SlimThreadPool p = Volatile.Read(ref poolRef)!;
+                p.SynchronizationContext.Post(_ =>
+                {
+                    _ = p.ShutdownAsync(ShutdownMode.Abandon); // an abandon begins inside the finish's run
+                    leftoverRan.Set();
+                    Thread.CurrentThread.Interrupt();         // as it returns: a watchdog's, late
+                }, null);
+                p.SynchronizationContext.Post(_ => Interlocked.Increment(ref ranSecond), null);
+            },
+        });
+        Volatile.Write(ref poolRef, pool);
+        _ = pool.CreateGroup();
+        var groupsLock = (Lock)typeof(SlimThreadPool).GetField("_groupsLock", BindingFlags.NonPublic | BindingFlags.Instance)!.GetValue(pool)!;
+        pool.Queue(() => { });
+        Task<ShutdownResult> drain;
+        groupsLock.Enter();
+        try
+        {
+            drain = pool.ShutdownAsync(ShutdownMode.Drain);
+            Bounded.Wait(leftoverRan, "the leftover");
+            Thread.Sleep(300); // the finish's hand-back of the groups waits for the list's lock, the interrupt pending
+        }
+        finally
+        {
+            groupsLock.Exit();
+        }
+
+        ShutdownResult result = Bounded.Result(drain, "the drain"); // throws the task's exception if it faulted
+        Assert.Equal(1, result.AbandonedCount + Volatile.Read(ref ranSecond)); // the second leftover ran or came back
+        Bounded.Run(pool.Dispose, "the pool's Dispose");
+    }
 }
