@@ -47,7 +47,7 @@ internal static class LedgerChecks
                 else if (item.SwitchRefusedSeq is { } refusedAt)
                 {
                     // Only an abandon refuses the rest of a flow: a drain takes it as the work it continues.
-                    if (!run.Ledger.Shutdowns.Any(r => (r.IsPool || r.Spec.Target == item.Group) && r.AbandonSeq < refusedAt))
+                    if (!run.Ledger.Shutdowns.Any(r => (r.IsPool || r.Spec.Target == item.Group) && AbandonedAt(r) < refusedAt))
                     {
                         findings.Add($"{item.Label}'s SwitchTo(alwaysYield: true) threw ObjectDisposedException (seq {refusedAt}) though no abandon of its target or of the pool had begun");
                     }
@@ -133,6 +133,16 @@ internal static class LedgerChecks
 
         return findings.ToViolations();
     }
+
+    // When a shutdown's abandon began, if it abandoned at all: an Abandon at its call; a cancelled drain at its
+    // cancellation, and only if its result says it abandoned (a cancellation after the drain returned abandons nothing,
+    // and one not yet made has not begun).
+    private static long? AbandonedAt(ShutdownRecord record) => record.Spec.Kind switch
+    {
+        ShutdownKind.Abandon => record.CallStartSeq,
+        ShutdownKind.CancelledDrain when record.CancelSeq is { } cancelled && record.Result is { Mode: ShutdownMode.Abandon } => cancelled,
+        _ => null,
+    };
 
     public static IEnumerable<Violation> AsyncHasAHome(ProgramRun run)
     {
