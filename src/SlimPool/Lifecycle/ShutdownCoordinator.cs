@@ -343,6 +343,11 @@ internal sealed class ShutdownCoordinator
     // worker left, the queue holds only items that no one else will take: run them (drain) or hand them back (abandon).
     private ShutdownResult FinishShutdown()
     {
+        // Its waits (the long-running tasks, the lock, the joins) are the pool's, and its result every caller's: an interrupt
+        // pending on the thread that runs it (Dispose's caller, or a built-in pool thread an item of anyone's left one on)
+        // is held off until it is done, or it would fault the one shutdown task that every ShutdownAsync returns.
+        using ThreadInterrupts.PendingScope heldOff = ThreadInterrupts.HoldOffPending();
+
         // The scheduler's long-running tasks are the pool's running items too, on threads of their own: none is accepted
         // once the shutdown has begun, so this waits for a known set (LongRunningTasks' remarks), as the join below waits
         // for the workers' items; before the lock, so that one of them may call the shutdown meanwhile (a cancelled one

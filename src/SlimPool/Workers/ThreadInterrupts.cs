@@ -20,8 +20,8 @@ namespace SlimPool.Workers;
 /// shutdown's finish reads after its leftovers, is held as those are. Where the pool completes a task or sets an event that a user's
 /// thread may wait on synchronously (a slot handed to a waiting producer, idle waiters, a group's drained signal, a
 /// Send's caller, the shutdown's own tasks), a pending interrupt is held off for the completion
-/// (<see cref="HoldOffPending"/>). The locks a user's own call takes before it changes anything (a shutdown's finish,
-/// a group's shutdown, a <c>CreateGroup</c>) throw at an interrupt pending on a thread that contends them, out of that
+/// (<see cref="HoldOffPending"/>), and so is one pending on the thread that finishes a shutdown, for the whole finish.
+/// The locks a user's own call takes before it changes anything (a group's shutdown, a <c>CreateGroup</c>) throw at an interrupt pending on a thread that contends them, out of that
 /// call, as the call's own wait would.
 /// </summary>
 internal static class ThreadInterrupts

@@ -175,18 +175,17 @@ internal sealed class ItemRecord : IWorkItem
     }
 
     /// <summary>
-    /// The async item: a step, then <c>await Task.Yield()</c>, <see cref="ItemSpec.Amount"/> times, then a last step. On a
-    /// pool worker the await posts to the pool's (or the group's) SynchronizationContext. Off the workers (an item the
-    /// shutdown ran on its own thread) there may be none, and the await goes to the pool's TaskScheduler, which runs a
+    /// The async item: a step, then an await, <see cref="ItemSpec.Amount"/> times, then a last step. The awaits alternate
+    /// <c>Task.Yield()</c> and <c>SwitchTo(alwaysYield: true)</c> on the item's own target (the pool or its group). On a
+    /// pool worker a yield posts to the pool's (or the group's) SynchronizationContext. Off the workers (an item the
+    /// shutdown ran on its own thread) there may be none, and the yield goes to the pool's TaskScheduler, which runs a
     /// continuation it no longer accepts on the built-in pool (it must never throw there: from an await, that would end
-    /// the process).
+    /// the process). A switch refused once its target stopped taking the flow throws
+    /// <see cref="ObjectDisposedException"/> at the await: the flow ends there (<see cref="SwitchRefusedSeq"/>), and the
+    /// ledger checks that an abandon of the target or of the pool had begun. A pool without its SynchronizationContext
+    /// only yields: after a switch the rest would run outside the pool's TaskScheduler, and its later awaits go to the
+    /// built-in pool, as documented (<see cref="SlimThreadPool.SwitchTo"/>).
     /// </summary>
-    // The awaits between steps alternate: Task.Yield() (the target's SynchronizationContext or TaskScheduler takes the
-    // rest) and SwitchTo(alwaysYield: true) on the item's own target (the pool's or its group's awaiter queues it). A
-    // switch refused once its target stopped taking the flow throws ObjectDisposedException at the await; the flow ends
-    // there, and the ledger checks that an abandon of the target or of the pool had begun (LedgerChecks). A pool without
-    // its SynchronizationContext only yields: after a switch the rest runs outside the pool's TaskScheduler, and its
-    // later awaits go to the built-in pool, as documented (SlimThreadPool.SwitchTo).
     public async Task RunAsync()
     {
         for (int i = 0; ; i++)
