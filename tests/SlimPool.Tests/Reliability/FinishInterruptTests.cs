@@ -91,33 +91,22 @@ public sealed class FinishInterruptTests
     // True once the leftover ran on the disposing thread (and the round asserted the shutdown completed).
     private static bool RunAbandoningLeftoverRound()
     {
-        SlimThreadPool? poolRef = null;
         Thread? disposer = null;
         bool interrupted = false;
         int ranSecond = 0;
         using var leftoverRan = new ManualResetEventSlim();
-        var pool = new SlimThreadPool(new SlimThreadPoolOptions
-        {
-            WorkerCount = 1,
-            Queue = WorkQueueKind.Locked,
-            StarvationTimeout = Timeout.InfiniteTimeSpan,
-            OnThreadExit = _ =>
+        SlimThreadPool pool = LeftoverPools.Create(
+            p =>
             {
-                SlimThreadPool p = Volatile.Read(ref poolRef)!;
-                p.SynchronizationContext.Post(_ =>
+                _ = p.ShutdownAsync(ShutdownMode.Abandon); // an abandon begins inside the finish's run
+                interrupted = ReferenceEquals(Thread.CurrentThread, Volatile.Read(ref disposer));
+                leftoverRan.Set();
+                if (interrupted)
                 {
-                    _ = p.ShutdownAsync(ShutdownMode.Abandon); // an abandon begins inside the finish's run
-                    interrupted = ReferenceEquals(Thread.CurrentThread, Volatile.Read(ref disposer));
-                    leftoverRan.Set();
-                    if (interrupted)
-                    {
-                        Thread.CurrentThread.Interrupt(); // as it returns: a watchdog's, late
-                    }
-                }, null);
-                p.SynchronizationContext.Post(_ => Interlocked.Increment(ref ranSecond), null);
+                    Thread.CurrentThread.Interrupt(); // as it returns: a watchdog's, late
+                }
             },
-        });
-        Volatile.Write(ref poolRef, pool);
+            _ => Interlocked.Increment(ref ranSecond));
         _ = pool.CreateGroup();
         var groupsLock = (Lock)s_groupsLock.GetValue(pool)!;
         groupsLock.Enter();
