@@ -171,18 +171,24 @@ internal static class ThreadInterrupts
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void EnqueueInterrupted(IWorkQueue queue, in QueuedWorkItem item)
     {
-        while (true)
+        try
         {
-            try
+            while (true)
             {
-                queue.Enqueue(item);
-                Thread.CurrentThread.Interrupt();
-                return;
+                try
+                {
+                    queue.Enqueue(item);
+                    return;
+                }
+                catch (ThreadInterruptedException)
+                {
+                    // another landed meanwhile: one is given back for both
+                }
             }
-            catch (ThreadInterruptedException)
-            {
-                // another landed meanwhile: one is given back for both
-            }
+        }
+        finally
+        {
+            Thread.CurrentThread.Interrupt(); // given back however the retry ends, a throw of the queue's own included
         }
     }
 
@@ -190,18 +196,23 @@ internal static class ThreadInterrupts
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static bool TryDequeueInterrupted(IWorkQueue queue, out QueuedWorkItem item)
     {
-        while (true)
+        try
         {
-            try
+            while (true)
             {
-                bool taken = queue.TryDequeue(out item);
-                Thread.CurrentThread.Interrupt();
-                return taken;
+                try
+                {
+                    return queue.TryDequeue(out item);
+                }
+                catch (ThreadInterruptedException)
+                {
+                    // another landed meanwhile: one is given back for both
+                }
             }
-            catch (ThreadInterruptedException)
-            {
-                // another landed meanwhile: one is given back for both
-            }
+        }
+        finally
+        {
+            Thread.CurrentThread.Interrupt(); // given back however the retry ends, a throw of the queue's own included
         }
     }
 
