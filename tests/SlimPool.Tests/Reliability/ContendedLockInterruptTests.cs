@@ -109,7 +109,7 @@ public sealed class ContendedLockInterruptTests
             {
                 go.Wait(Bounded.Timeout);
                 returned.Set(); // before the interrupt, which a Set would meet at its contended monitor
-                Thread.CurrentThread.Interrupt();
+                WorkerInterrupts.LeaveOnWorker(pool);
             });
             Task idle = group.WaitForIdleAsync();
             object turns = PrivateField(group, "_turns");
@@ -207,7 +207,7 @@ public sealed class ContendedLockInterruptTests
                 running.Set();
                 go.Wait(Bounded.Timeout);
                 returned.Set(); // before the interrupt, which a Set would meet at its contended monitor
-                Thread.CurrentThread.Interrupt();
+                WorkerInterrupts.LeaveOnWorker(pool);
             });
             Bounded.Wait(running, "the interrupting item to start");
             pool.Queue(() =>

@@ -26,7 +26,7 @@ public sealed class ItemInterruptTests
             QueueTo(pool, group, inGroup, () =>
             {
                 first.Set(); // before the interrupt, which a Set would meet at its contended monitor
-                Thread.CurrentThread.Interrupt();
+                WorkerInterrupts.LeaveOnWorker(pool);
             });
             Bounded.Wait(first, "the interrupting item");
             Thread.Sleep(100); // the worker goes idle and parks, the interrupt still pending (it died there before)

@@ -119,7 +119,7 @@ public sealed class ItemInterruptStressTests
                     pool.Queue(() =>
                     {
                         Interlocked.Increment(ref ran);
-                        Thread.CurrentThread.Interrupt(); // left pending as the item returns (row 5: never kills the worker)
+                        WorkerInterrupts.LeaveOnWorker(pool); // left pending as the item returns (row 5: never kills the worker)
                     });
                 }
 
