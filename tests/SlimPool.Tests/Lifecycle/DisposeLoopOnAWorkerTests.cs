@@ -17,10 +17,13 @@ public sealed class DisposeLoopOnAWorkerTests
 
     // Worker 2 is held inside `held`; worker 1 runs an item that queues `leftover` behind it and disposes the pool:
     // its Dispose runs `leftover` in RunUntilEmpty (t_runningLeftovers == this) while worker 2 is still busy.
+    // The events are not disposed here: this returns as soon as it set them, and the disposing item, preempted between its
+    // start and its wait (a loaded CI run), met a disposed event, threw, and never disposed the pool; its worker then ran
+    // `leftover` as a plain item.
     private static void RunInAWorkersDisposeLoop(SlimThreadPool pool, Action leftover)
     {
-        using var xStarted = new ManualResetEventSlim();
-        using var yQueued = new ManualResetEventSlim();
+        var xStarted = new ManualResetEventSlim();
+        var yQueued = new ManualResetEventSlim();
         pool.Queue(() =>
         {
             xStarted.Set();
