@@ -402,8 +402,7 @@ internal sealed class ShutdownCoordinator
             // The leftovers ran on this thread, and one may have left it interrupted: the finish's own steps (the slow-item
             // watch's join, the meter, the idle waiters) must not throw at it half-way. It is given back after them, for
             // the thread's next wait, as after an item anywhere.
-            bool interrupted = ThreadInterrupts.DropPending();
-            try
+            using (ThreadInterrupts.HoldOffPending())
             {
                 Volatile.Write(ref _shutdownResult, done);
 
@@ -412,13 +411,6 @@ internal sealed class ShutdownCoordinator
                 // waiters, so Dispose never returns before them. A re-entrant call from _onFinished (a meter listener that
                 // disposes the pool) finds the result set and returns at once.
                 _onFinished();
-            }
-            finally
-            {
-                if (interrupted)
-                {
-                    Thread.CurrentThread.Interrupt();
-                }
             }
         }
 

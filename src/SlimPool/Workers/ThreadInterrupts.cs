@@ -17,11 +17,12 @@ namespace SlimPool.Workers;
 /// producers and workers take in the middle of a protocol, neither throw at one nor drop it (<see cref="Hold(Lock)"/>):
 /// they give it back to the thread once released; a dequeue from or an enqueue into a queue of the user's own is
 /// retried the same way (<see cref="TryDequeue"/>, <see cref="Enqueue"/>), and the lock of the list of groups, which a
-/// shutdown's finish reads after its leftovers, is held as those are. Where the pool completes a task or sets an event that a user's
-/// thread may wait on synchronously (a slot handed to a waiting producer, idle waiters, a group's drained signal, a
-/// Send's caller, the shutdown's own tasks), a pending interrupt is held off for the completion
+/// shutdown's finish reads after its leftovers, is held as those are. Where the pool completes a task or sets an event
+/// that a user's thread may wait on synchronously (a slot handed to a waiting producer, idle waiters, a group's drained
+/// signal, a Send's caller, the shutdown's own tasks), a pending interrupt is held off for the completion
 /// (<see cref="HoldOffPending"/>), and so is one pending on the thread that finishes a shutdown, for the whole finish.
-/// The locks a user's own call takes before it changes anything (a group's shutdown, a <c>CreateGroup</c>) throw at an interrupt pending on a thread that contends them, out of that
+/// The locks a user's own call takes before it changes anything (a group's shutdown, a <c>CreateGroup</c>) throw at an
+/// interrupt pending on a thread that contends them, out of that
 /// call, as the call's own wait would.
 /// </summary>
 internal static class ThreadInterrupts
